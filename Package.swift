@@ -1,0 +1,25 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "Vigil",
+    products: [
+        .library(name: "Vigil", targets: ["Vigil"]),
+        .library(name: "VigilSensors", targets: ["VigilSensors"]),
+        .executable(name: "vigil", targets: ["vigil"]),
+    ],
+    targets: [
+        .target(name: "Vigil"),
+        .target(name: "CLinuxSupport"),
+        .target(name: "VigilSensors", dependencies: ["Vigil", "CLinuxSupport"]),
+        .executableTarget(name: "vigil", dependencies: ["Vigil", "VigilSensors"]),
+        .executableTarget(
+            name: "VigilBenchmarks",
+            dependencies: ["Vigil"],
+            path: "Benchmarks/VigilBenchmarks"
+        ),
+        .testTarget(name: "VigilTests", dependencies: ["Vigil"]),
+        .testTarget(name: "VigilSensorsTests", dependencies: ["VigilSensors", "Vigil", "CLinuxSupport"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

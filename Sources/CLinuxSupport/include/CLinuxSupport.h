@@ -1,0 +1,86 @@
+// Kernel interfaces that Glibc's Swift module does not import, and the C macros
+// Swift cannot call, turned into static inline functions.
+#ifndef VIGIL_CLINUXSUPPORT_H
+#define VIGIL_CLINUXSUPPORT_H
+
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE 1
+#endif
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdint.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <sys/inotify.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <sys/timerfd.h>
+#include <sys/uio.h>
+#include <net/if.h>
+#include <linux/if_addr.h>
+#include <linux/if_arp.h>
+#include <linux/if_link.h>
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
+
+#ifndef TFD_TIMER_CANCEL_ON_SET
+#define TFD_TIMER_CANCEL_ON_SET (1 << 1)
+#endif
+
+// MARK: errno
+
+static inline int vigil_errno(void) { return errno; }
+static inline void vigil_set_errno(int value) { errno = value; }
+
+// MARK: netlink message macros (netlink(7))
+
+static inline uint32_t vigil_nlmsg_align(uint32_t len) { return NLMSG_ALIGN(len); }
+static inline uint32_t vigil_nlmsg_hdrlen(void) { return NLMSG_HDRLEN; }
+static inline uint32_t vigil_nlmsg_length(uint32_t len) { return NLMSG_LENGTH(len); }
+static inline uint32_t vigil_nlmsg_space(uint32_t len) { return NLMSG_SPACE(len); }
+static inline void *vigil_nlmsg_data(struct nlmsghdr *header) { return NLMSG_DATA(header); }
+static inline int vigil_nlmsg_ok(const struct nlmsghdr *header, int remaining) {
+    return NLMSG_OK(header, remaining);
+}
+static inline struct nlmsghdr *vigil_nlmsg_next(struct nlmsghdr *header, int *remaining) {
+    return NLMSG_NEXT(header, *remaining);
+}
+
+// MARK: rtnetlink attribute macros (rtnetlink(7))
+
+static inline uint32_t vigil_rta_align(uint32_t len) { return RTA_ALIGN(len); }
+static inline uint32_t vigil_rta_length(uint32_t len) { return RTA_LENGTH(len); }
+static inline int vigil_rta_ok(const struct rtattr *attribute, int remaining) { return RTA_OK(attribute, remaining); }
+static inline struct rtattr *vigil_rta_next(struct rtattr *attribute, int *remaining) {
+    return RTA_NEXT(attribute, *remaining);
+}
+static inline void *vigil_rta_data(struct rtattr *attribute) { return RTA_DATA(attribute); }
+static inline int vigil_rta_payload(const struct rtattr *attribute) { return (int)RTA_PAYLOAD(attribute); }
+
+// MARK: control messages (cmsg(3))
+
+static inline struct cmsghdr *vigil_cmsg_firsthdr(struct msghdr *message) { return CMSG_FIRSTHDR(message); }
+static inline struct cmsghdr *vigil_cmsg_nxthdr(struct msghdr *message, struct cmsghdr *header) {
+    return CMSG_NXTHDR(message, header);
+}
+static inline unsigned char *vigil_cmsg_data(struct cmsghdr *header) { return CMSG_DATA(header); }
+static inline size_t vigil_cmsg_space(size_t len) { return CMSG_SPACE(len); }
+static inline size_t vigil_cmsg_len(size_t len) { return CMSG_LEN(len); }
+
+// MARK: constants Swift imports poorly (enum-like macros with casts)
+
+static inline uint32_t vigil_epollin(void) { return EPOLLIN; }
+static inline uint32_t vigil_epollpri(void) { return EPOLLPRI; }
+static inline uint32_t vigil_epollout(void) { return EPOLLOUT; }
+static inline uint32_t vigil_epollerr(void) { return EPOLLERR; }
+static inline uint32_t vigil_epollhup(void) { return EPOLLHUP; }
+static inline uint32_t vigil_epollrdhup(void) { return EPOLLRDHUP; }
+
+#endif

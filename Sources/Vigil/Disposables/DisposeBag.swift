@@ -1,0 +1,47 @@
+import Synchronization
+
+/// Holds disposables and disposes all of them at once: on ``dispose()`` or when the bag is released.
+///
+/// Inserting into a bag that is already disposed disposes the newcomer at once, so nothing leaks.
+public final class DisposeBag: Sendable {
+    private struct State {
+        var disposables: [any Disposable] = []
+        var isDisposed = false
+    }
+
+    private let state = Mutex(State())
+
+    /// Creates an empty bag.
+    public init() {}
+
+    deinit {
+        dispose()
+    }
+
+    /// Adds a disposable; if the bag is already disposed, disposes it at once instead.
+    public func insert(_ disposable: any Disposable) {
+        let accepted = state.withLock { state -> Bool in
+            guard !state.isDisposed else { return false }
+            state.disposables.append(disposable)
+            return true
+        }
+        if !accepted { disposable.dispose() }
+    }
+
+    /// Disposes everything in the bag, in insertion order; later insertions are disposed at once.
+    ///
+    /// Safe to call more than once and from any thread.
+    public func dispose() {
+        let taken = state.withLock { state -> [any Disposable] in
+            state.isDisposed = true
+            defer { state.disposables = [] }
+            return state.disposables
+        }
+        for disposable in taken { disposable.dispose() }
+    }
+
+    /// Whether ``dispose()`` has been called.
+    public var isDisposed: Bool {
+        state.withLock { $0.isDisposed }
+    }
+}

@@ -1,0 +1,40 @@
+/// Something that watches the system between ``startMonitoring()`` and ``stopMonitoring()``.
+///
+/// Starting a running monitor or stopping a stopped one is harmless. Arrays of monitors start and stop together with
+/// ``Swift/Array/startMonitoring()`` and ``Swift/Array/stopMonitoring()``.
+public protocol Monitor: AnyObject, Sendable {
+    /// Whether the monitor is running.
+    var isMonitoring: Bool { get }
+
+    /// Starts watching; does nothing if already running.
+    ///
+    /// - Throws: A ``SensorError`` that says why the monitor cannot run here.
+    func startMonitoring() throws
+
+    /// Stops watching; does nothing if not running.
+    ///
+    /// Once it returns, the monitor publishes nothing more until it is started again. It may be called from inside
+    /// one of the monitor's own callbacks.
+    func stopMonitoring()
+}
+
+extension Sequence where Element == any Monitor {
+    /// Starts every monitor, or none: if one fails, those already started are stopped again and the error is thrown.
+    public func startMonitoring() throws {
+        var started: [any Monitor] = []
+        do {
+            for monitor in self where !monitor.isMonitoring {
+                try monitor.startMonitoring()
+                started.append(monitor)
+            }
+        } catch {
+            for monitor in started.reversed() { monitor.stopMonitoring() }
+            throw error
+        }
+    }
+
+    /// Stops every monitor.
+    public func stopMonitoring() {
+        for monitor in self { monitor.stopMonitoring() }
+    }
+}

@@ -1,0 +1,3 @@
+import Testing
+import VigilSensors
+@Test func builds() {}

@@ -1,0 +1,3 @@
+import Testing
+import Vigil
+@Test func builds() {}
