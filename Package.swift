@@ -9,7 +9,7 @@ let package = Package(
         .executable(name: "vigil", targets: ["vigil"]),
     ],
     targets: [
-        .target(name: "Vigil"),
+        .target(name: "Vigil", dependencies: ["CLinuxSupport"]),
         .target(name: "CLinuxSupport"),
         .target(name: "VigilSensors", dependencies: ["Vigil", "CLinuxSupport"]),
         .executableTarget(name: "vigil", dependencies: ["Vigil", "VigilSensors"]),

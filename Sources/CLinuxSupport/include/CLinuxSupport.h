@@ -30,6 +30,8 @@
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
 
+#include "VigilMembarrier.h"
+
 #ifndef TFD_TIMER_CANCEL_ON_SET
 #define TFD_TIMER_CANCEL_ON_SET (1 << 1)
 #endif

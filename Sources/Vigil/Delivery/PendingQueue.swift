@@ -1,0 +1,49 @@
+/// A first-in first-out queue that reuses its storage: appends at the back, pops at the front in O(1).
+struct PendingQueue<Element> {
+    private var items: [Element] = []
+    private var head = 0
+
+    var isEmpty: Bool { head == items.count }
+
+    var count: Int { items.count - head }
+
+    mutating func append(_ item: Element) {
+        items.append(item)
+    }
+
+    mutating func popFirst() -> Element? {
+        guard head < items.count else { return nil }
+        let item = items[head]
+        head += 1
+        if head == items.count {
+            items.removeAll(keepingCapacity: true)
+            head = 0
+        }
+        return item
+    }
+
+    /// Drops the oldest item, if any.
+    mutating func dropFirst() {
+        _ = popFirst()
+    }
+
+    /// Removes every item, keeping the storage.
+    mutating func removeAll() {
+        items.removeAll(keepingCapacity: true)
+        head = 0
+    }
+
+    /// Moves every item into `batch` (whose old contents are discarded), keeping both storages for reuse.
+    mutating func moveAll(into batch: inout [Element]) {
+        batch.removeAll(keepingCapacity: true)
+        if head == 0 {
+            swap(&items, &batch)
+        } else {
+            batch.append(contentsOf: items[head...])
+            items.removeAll(keepingCapacity: true)
+        }
+        head = 0
+    }
+}
+
+extension PendingQueue: Sendable where Element: Sendable {}

@@ -1,0 +1,31 @@
+/// The read-only face of a stream of values: what ``ObservableType/asObservable()`` and every operator return.
+///
+/// An `Observable` holds what it was made from (a subject, or an upstream observable and an operator) and does the
+/// subscribing when you subscribe. Holding an observable keeps its subject alive; a subscription does not.
+public struct Observable<Element: Sendable>: ObservableType {
+    /// The function that performs one subscription.
+    public typealias SubscribeFunction = @Sendable (
+        _ delivery: Delivery,
+        _ onNext: @escaping @Sendable (Element) -> Void,
+        _ onCompletion: @escaping @Sendable (Completion) -> Void
+    ) -> Subscription
+
+    private let subscribeFunction: SubscribeFunction
+
+    /// Creates an observable from the function that performs a subscription.
+    ///
+    /// The function must honour the delivery (immediate or on the queue), call `onNext` serially, call
+    /// `onCompletion` at most once and last, and return a subscription that stops it when disposed. Building on a
+    /// subject or on existing operators gives all of that for free.
+    public init(_ subscribe: @escaping SubscribeFunction) {
+        subscribeFunction = subscribe
+    }
+
+    public func subscribe(
+        on delivery: Delivery,
+        onNext: @escaping @Sendable (Element) -> Void,
+        onCompletion: @escaping @Sendable (Completion) -> Void
+    ) -> Subscription {
+        subscribeFunction(delivery, onNext, onCompletion)
+    }
+}

@@ -1,0 +1,31 @@
+extension ObservableType {
+    /// Subscribes to values, delivered synchronously on the publishing thread, ignoring the completion.
+    ///
+    /// - Returns: The subscription; hold it or put it in a ``DisposeBag``, or it is disposed when released.
+    public func subscribe(_ onNext: @escaping @Sendable (Element) -> Void) -> Subscription {
+        subscribe(on: .immediate, onNext: onNext, onCompletion: { _ in })
+    }
+
+    /// Subscribes to values, delivered as `delivery` says, ignoring the completion.
+    ///
+    /// - Returns: The subscription; hold it or put it in a ``DisposeBag``, or it is disposed when released.
+    public func subscribe(on delivery: Delivery, _ onNext: @escaping @Sendable (Element) -> Void) -> Subscription {
+        subscribe(on: delivery, onNext: onNext, onCompletion: { _ in })
+    }
+
+    /// Subscribes to values and the completion, delivered synchronously on the publishing thread.
+    public func subscribe(
+        onNext: @escaping @Sendable (Element) -> Void,
+        onCompletion: @escaping @Sendable (Completion) -> Void
+    ) -> Subscription {
+        subscribe(on: .immediate, onNext: onNext, onCompletion: onCompletion)
+    }
+
+    /// The read-only face of this stream, hiding `publish` and the rest of a subject's API.
+    public func asObservable() -> Observable<Element> {
+        if let observable = self as? Observable<Element> { return observable }
+        return Observable { delivery, onNext, onCompletion in
+            self.subscribe(on: delivery, onNext: onNext, onCompletion: onCompletion)
+        }
+    }
+}
