@@ -35,6 +35,7 @@ final class SubjectEngine<Element: Sendable>: Sendable {
     /// The subscriber whose callback the deliverer is deciding on or running (0 when none).
     private let activeSubscriber = Atomic<UInt>(0)
     /// Counts disposals made while a delivery was in progress; a changed count makes the loop check each subscriber.
+    /// Changed and, with a subscriber list, read under the lock, so a snapshot and its epoch always agree.
     private let disposals = Atomic<UInt>(0)
 
     init(current: Element?) {
@@ -44,8 +45,9 @@ final class SubjectEngine<Element: Sendable>: Sendable {
     // MARK: Publishing
 
     func publish(_ value: Element) {
-        let subscribers = state.withLock { state -> ContiguousArray<Entry>? in
+        let snapshot = state.withLock { state -> Snapshot? in
             guard state.terminal == nil else { return nil }
+            // Only a behavior subject has a current value (`Optional.some` even when Element is itself optional).
             if state.current != nil { state.current = value }
             guard !state.isDelivering else {
                 state.pending.append(.value(value))
@@ -53,15 +55,15 @@ final class SubjectEngine<Element: Sendable>: Sendable {
             }
             state.isDelivering = true
             state.deliveringThread = currentThreadID()
-            return state.subscribers
+            return takeSnapshot(of: state.subscribers)
         }
-        guard let subscribers else { return }
-        deliver(value, to: subscribers)
+        guard let snapshot else { return }
+        deliver(value, to: snapshot)
         drainPending()
     }
 
     func terminate(_ completion: Completion) {
-        let subscribers = state.withLock { state -> ContiguousArray<Entry>? in
+        let snapshot = state.withLock { state -> Snapshot? in
             guard state.terminal == nil else { return nil }
             state.terminal = completion
             guard !state.isDelivering else {
@@ -71,10 +73,10 @@ final class SubjectEngine<Element: Sendable>: Sendable {
             state.isDelivering = true
             state.deliveringThread = currentThreadID()
             defer { state.subscribers = [] }
-            return state.subscribers
+            return takeSnapshot(of: state.subscribers)
         }
-        guard let subscribers else { return }
-        finish(subscribers, with: completion)
+        guard let snapshot else { return }
+        finish(snapshot, with: completion)
         drainPending()
     }
 
@@ -160,9 +162,22 @@ final class SubjectEngine<Element: Sendable>: Sendable {
 
     // MARK: The delivery loop
 
-    private func deliver(_ value: Element, to subscribers: ContiguousArray<Entry>) {
-        let epoch = disposals.load(ordering: .acquiring)
-        for entry in subscribers {
+    /// The subscribers a delivery goes to, with the disposal count they were taken at.
+    struct Snapshot {
+        let subscribers: ContiguousArray<Entry>
+        let epoch: UInt
+    }
+
+    /// Takes a snapshot; call under the lock.
+    private func takeSnapshot(of subscribers: ContiguousArray<Entry>) -> Snapshot {
+        Snapshot(subscribers: subscribers, epoch: disposals.load(ordering: .relaxed))
+    }
+
+    private func deliver(_ value: Element, to snapshot: Snapshot) {
+        let epoch = snapshot.epoch
+        for entry in snapshot.subscribers {
+            // Mark, then check: a disposer on another thread either makes this check fail or sees the mark and
+            // waits for the callback (see CrossThreadFence).
             activeSubscriber.store(entry.subscriber.identity, ordering: .releasing)
             atomicMemoryFence(ordering: .acquiringAndReleasing)
             if disposals.load(ordering: .acquiring) != epoch, entry.subscriber.isDisposed.load(ordering: .acquiring) {
@@ -173,8 +188,8 @@ final class SubjectEngine<Element: Sendable>: Sendable {
         activeSubscriber.store(0, ordering: .releasing)
     }
 
-    private func finish(_ subscribers: ContiguousArray<Entry>, with completion: Completion) {
-        for entry in subscribers {
+    private func finish(_ snapshot: Snapshot, with completion: Completion) {
+        for entry in snapshot.subscribers {
             activeSubscriber.store(entry.subscriber.identity, ordering: .releasing)
             atomicMemoryFence(ordering: .acquiringAndReleasing)
             entry.subscriber.finish(completion)
@@ -193,15 +208,15 @@ final class SubjectEngine<Element: Sendable>: Sendable {
                 }
                 switch event {
                 case .value(let value):
-                    return .deliver(value, state.subscribers)
+                    return .deliver(value, takeSnapshot(of: state.subscribers))
                 case .attach(let entry, let replay):
                     guard !entry.subscriber.isDisposed.load(ordering: .acquiring) else { return .skip }
                     state.subscribers.append(entry)
                     guard let replay else { return .skip }
-                    return .deliver(replay, [entry])
+                    return .deliver(replay, takeSnapshot(of: [entry]))
                 case .terminate(let completion):
                     defer { state.subscribers = [] }
-                    return .finish(completion, state.subscribers)
+                    return .finish(completion, takeSnapshot(of: state.subscribers))
                 }
             }
             switch step {
@@ -209,10 +224,10 @@ final class SubjectEngine<Element: Sendable>: Sendable {
                 return
             case .skip:
                 continue
-            case .deliver(let value, let subscribers):
-                deliver(value, to: subscribers)
-            case .finish(let completion, let subscribers):
-                finish(subscribers, with: completion)
+            case .deliver(let value, let snapshot):
+                deliver(value, to: snapshot)
+            case .finish(let completion, let snapshot):
+                finish(snapshot, with: completion)
             }
         }
     }
@@ -220,7 +235,7 @@ final class SubjectEngine<Element: Sendable>: Sendable {
     private enum DrainStep {
         case done
         case skip
-        case deliver(Element, ContiguousArray<Entry>)
-        case finish(Completion, ContiguousArray<Entry>)
+        case deliver(Element, Snapshot)
+        case finish(Completion, Snapshot)
     }
 }

@@ -1,3 +1,0 @@
-import Testing
-import Vigil
-@Test func builds() {}
