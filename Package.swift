@@ -13,9 +13,10 @@ let package = Package(
         .target(name: "CLinuxSupport"),
         .target(name: "VigilSensors", dependencies: ["Vigil", "CLinuxSupport"]),
         .executableTarget(name: "vigil", dependencies: ["Vigil", "VigilSensors"]),
+        .target(name: "CMallocCounter", path: "Benchmarks/CMallocCounter"),
         .executableTarget(
             name: "VigilBenchmarks",
-            dependencies: ["Vigil"],
+            dependencies: ["Vigil", "CMallocCounter"],
             path: "Benchmarks/VigilBenchmarks"
         ),
         .testTarget(name: "VigilTests", dependencies: ["Vigil"]),

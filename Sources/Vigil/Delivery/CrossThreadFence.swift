@@ -8,11 +8,13 @@ import Synchronization
 /// no hardware fence on the hot path. A dispose that races with a delivery on another thread runs `membarrier(2)`,
 /// which makes every thread of the process execute a full barrier, so afterwards either the delivering thread sees
 /// the disposal or the disposer sees the mark and waits for that callback to return.
+@usableFromInline
 enum CrossThreadFence {
     /// Whether the process registered for private expedited barriers (Linux 4.14 and later).
     private static let hasPrivateExpedited: Bool = vigil_membarrier_register() == 0
 
     /// Makes this thread's earlier stores visible to, and ordered before, every other thread's later loads.
+    @usableFromInline
     static func synchronize() {
         if hasPrivateExpedited && vigil_membarrier_private() == 0 { return }
         if vigil_membarrier_global() == 0 { return }
@@ -24,6 +26,7 @@ enum CrossThreadFence {
     ///
     /// Used only while another thread finishes a callback that had already started, so the wait is as long as that
     /// callback and no lock is held meanwhile.
+    @usableFromInline
     static func wait(until isDone: () -> Bool) {
         var rounds = 0
         while !isDone() {
@@ -38,7 +41,7 @@ enum CrossThreadFence {
 }
 
 /// An identifier of the calling thread, comparable with another thread's.
-@inline(__always)
+@inlinable
 func currentThreadID() -> UInt {
     UInt(pthread_self())
 }

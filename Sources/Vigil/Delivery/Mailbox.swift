@@ -5,29 +5,39 @@ import Synchronization
 ///
 /// Publishing appends under a short lock and schedules one drain on the queue if none is scheduled; the drain takes
 /// everything pending at once and delivers it outside the lock, so a burst of values costs one `async`, not one each.
+@usableFromInline
 final class Mailbox<Element: Sendable>: Sendable {
-    private struct State {
-        var pending = PendingQueue<Element>()
-        var onNext: (@Sendable (Element) -> Void)?
-        var onCompletion: (@Sendable (Completion) -> Void)?
-        var completion: Completion?
-        var isScheduled = false
-        var isClosed = false
+    @usableFromInline
+    struct State {
+        @usableFromInline var pending = PendingQueue<Element>()
+        @usableFromInline var onNext: (@Sendable (Element) -> Void)?
+        @usableFromInline var onCompletion: (@Sendable (Completion) -> Void)?
+        @usableFromInline var completion: Completion?
+        @usableFromInline var isScheduled = false
+        @usableFromInline var isClosed = false
+
+        @inlinable
+        init(onNext: (@Sendable (Element) -> Void)?, onCompletion: (@Sendable (Completion) -> Void)?) {
+            self.onNext = onNext
+            self.onCompletion = onCompletion
+        }
     }
 
     /// The most values one drain delivers before it yields the queue to other work and reschedules itself.
-    private static var drainLimit: Int { 4096 }
+    @inlinable
+    static var drainLimit: Int { 4096 }
 
-    private let queue: DispatchQueue
-    private let policy: BufferPolicy
-    private let state: Mutex<State>
+    @usableFromInline let queue: DispatchQueue
+    @usableFromInline let policy: BufferPolicy
+    @usableFromInline let state: Mutex<State>
     /// Set once the subscriber is disposed; read by the drain before each callback.
-    private let isCancelled = Atomic<Bool>(false)
+    @usableFromInline let isCancelled = Atomic<Bool>(false)
     /// True while the drain is deciding on or running a callback; a disposer on another thread waits for false.
-    private let isCalling = Atomic<Bool>(false)
+    @usableFromInline let isCalling = Atomic<Bool>(false)
     /// The thread running the drain, so a dispose from inside the callback does not wait for itself.
-    private let drainingThread = Atomic<UInt>(0)
+    @usableFromInline let drainingThread = Atomic<UInt>(0)
 
+    @inlinable
     init(
         queue: DispatchQueue,
         policy: BufferPolicy,
@@ -40,6 +50,7 @@ final class Mailbox<Element: Sendable>: Sendable {
     }
 
     /// Adds a value by the buffer policy and makes sure a drain is scheduled.
+    @inlinable
     func push(_ value: Element) {
         let mustSchedule = state.withLock { state -> Bool in
             guard !state.isClosed, state.completion == nil else { return false }
@@ -62,6 +73,7 @@ final class Mailbox<Element: Sendable>: Sendable {
     }
 
     /// Queues the completion behind the pending values.
+    @inlinable
     func complete(_ completion: Completion) {
         let mustSchedule = state.withLock { state -> Bool in
             guard !state.isClosed, state.completion == nil else { return false }
@@ -73,6 +85,7 @@ final class Mailbox<Element: Sendable>: Sendable {
 
     /// Drops pending values and the closures; once it returns, no callback starts, and one that was running on
     /// another thread has returned.
+    @inlinable
     func cancel() {
         isCancelled.store(true, ordering: .sequentiallyConsistent)
         let (released, wasScheduled) = state.withLock { state -> (Released, Bool) in
@@ -91,22 +104,32 @@ final class Mailbox<Element: Sendable>: Sendable {
     }
 
     /// The closures a cancel takes out of the lock, so that releasing them (which may run deinit code) happens after.
-    private struct Released {
-        let onNext: (@Sendable (Element) -> Void)?
-        let onCompletion: (@Sendable (Completion) -> Void)?
+    @usableFromInline
+    struct Released {
+        @usableFromInline let onNext: (@Sendable (Element) -> Void)?
+        @usableFromInline let onCompletion: (@Sendable (Completion) -> Void)?
+
+        @inlinable
+        init(onNext: (@Sendable (Element) -> Void)?, onCompletion: (@Sendable (Completion) -> Void)?) {
+            self.onNext = onNext
+            self.onCompletion = onCompletion
+        }
     }
 
-    private static func claimSchedule(_ state: inout State) -> Bool {
+    @inlinable
+    static func claimSchedule(_ state: inout State) -> Bool {
         guard !state.isScheduled else { return false }
         state.isScheduled = true
         return true
     }
 
-    private func schedule() {
+    @inlinable
+    func schedule() {
         queue.async { self.drain() }
     }
 
-    private func drain() {
+    @inlinable
+    func drain() {
         drainingThread.store(currentThreadID(), ordering: .releasing)
         defer { drainingThread.store(0, ordering: .releasing) }
         var batch: [Element] = []
@@ -157,7 +180,8 @@ final class Mailbox<Element: Sendable>: Sendable {
         }
     }
 
-    private enum DrainStep {
+    @usableFromInline
+    enum DrainStep {
         case stop
         case reschedule
         case values(@Sendable (Element) -> Void)

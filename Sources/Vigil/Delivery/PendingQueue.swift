@@ -1,16 +1,24 @@
 /// A first-in first-out queue that reuses its storage: appends at the back, pops at the front in O(1).
+@usableFromInline
 struct PendingQueue<Element> {
-    private var items: [Element] = []
-    private var head = 0
+    @usableFromInline var items: [Element] = []
+    @usableFromInline var head = 0
 
+    @inlinable
+    init() {}
+
+    @inlinable
     var isEmpty: Bool { head == items.count }
 
+    @inlinable
     var count: Int { items.count - head }
 
+    @inlinable
     mutating func append(_ item: Element) {
         items.append(item)
     }
 
+    @inlinable
     mutating func popFirst() -> Element? {
         guard head < items.count else { return nil }
         let item = items[head]
@@ -23,17 +31,20 @@ struct PendingQueue<Element> {
     }
 
     /// Drops the oldest item, if any.
+    @inlinable
     mutating func dropFirst() {
         _ = popFirst()
     }
 
     /// Removes every item, keeping the storage.
+    @inlinable
     mutating func removeAll() {
         items.removeAll(keepingCapacity: true)
         head = 0
     }
 
     /// Moves every item into `batch` (whose old contents are discarded), keeping both storages for reuse.
+    @inlinable
     mutating func moveAll(into batch: inout [Element]) {
         batch.removeAll(keepingCapacity: true)
         if head == 0 {

@@ -1,6 +1,7 @@
 import Synchronization
 
 /// What a subscription tells its source when it is disposed.
+@usableFromInline
 protocol SubscriptionTarget: AnyObject, Sendable {
     /// Stops the subscription: no callback starts after this returns, pending values are dropped, closures released.
     func cancel()
@@ -14,6 +15,7 @@ protocol SubscriptionTarget: AnyObject, Sendable {
 public final class Subscription: Disposable {
     private let target: Mutex<(any SubscriptionTarget)?>
 
+    @usableFromInline
     init(target: any SubscriptionTarget) {
         self.target = Mutex(target)
     }

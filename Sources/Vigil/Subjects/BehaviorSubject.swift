@@ -15,9 +15,10 @@
 /// once, right after the value in flight has reached every subscriber. A completed subject replays nothing: late
 /// subscribers receive the completion at once.
 public final class BehaviorSubject<Element: Sendable>: ObservableType {
-    private let engine: SubjectEngine<Element>
+    @usableFromInline let engine: SubjectEngine<Element>
 
     /// Creates a subject holding `value`.
+    @inlinable
     public init(_ value: Element) {
         engine = SubjectEngine(current: value)
     }
@@ -31,6 +32,7 @@ public final class BehaviorSubject<Element: Sendable>: ObservableType {
     /// It changes when ``publish(_:)`` is called, before delivery. Inside a callback, the delivered argument is the
     /// value being delivered; `value` may already be newer when more publishes are queued behind it. After the
     /// subject completes, `value` keeps the last value published before completion.
+    @inlinable
     public var value: Element {
         engine.state.withLock { $0.current! }
     }
@@ -40,6 +42,7 @@ public final class BehaviorSubject<Element: Sendable>: ObservableType {
     /// Immediate subscribers are called synchronously, inside this call or, when another thread is delivering at
     /// the same moment (or this is called from inside a callback), inside that delivery, right after the value in
     /// flight. Queue subscribers receive it on their queue.
+    @inlinable
     public func publish(_ value: Element) {
         engine.publish(value)
     }
@@ -54,6 +57,7 @@ public final class BehaviorSubject<Element: Sendable>: ObservableType {
         engine.terminate(.failed(error))
     }
 
+    @inlinable
     public func subscribe(
         on delivery: Delivery,
         onNext: @escaping @Sendable (Element) -> Void,

@@ -12,9 +12,10 @@
 /// subscribed, and a publish made from inside a callback is delivered after the current value has reached every
 /// subscriber, never recursively. When the subject is released, its live subscribers receive `.finished`.
 public final class PublishSubject<Element: Sendable>: ObservableType {
-    private let engine = SubjectEngine<Element>(current: nil)
+    @usableFromInline let engine = SubjectEngine<Element>(current: nil)
 
     /// Creates a subject with no subscribers.
+    @inlinable
     public init() {}
 
     deinit {
@@ -26,6 +27,7 @@ public final class PublishSubject<Element: Sendable>: ObservableType {
     /// Immediate subscribers are called synchronously, inside this call or, when another thread is delivering at
     /// the same moment (or this is called from inside a callback), inside that delivery, right after the value in
     /// flight. Queue subscribers receive it on their queue.
+    @inlinable
     public func publish(_ value: Element) {
         engine.publish(value)
     }
@@ -44,6 +46,7 @@ public final class PublishSubject<Element: Sendable>: ObservableType {
         engine.terminate(.failed(error))
     }
 
+    @inlinable
     public func subscribe(
         on delivery: Delivery,
         onNext: @escaping @Sendable (Element) -> Void,

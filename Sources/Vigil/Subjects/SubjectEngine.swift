@@ -6,44 +6,61 @@ import Synchronization
 /// deliverer and delivers outside the lock; a publisher that finds a delivery in progress (on another thread, or
 /// from inside a callback) queues its event and returns, and the deliverer delivers it next. So every subscriber
 /// sees one order, callbacks never overlap, nothing recurses, and no lock is held while user code runs.
+@usableFromInline
 final class SubjectEngine<Element: Sendable>: Sendable {
     /// One subscriber as the delivery loop sees it: the function to call per value, and its subscriber.
+    @usableFromInline
     struct Entry: Sendable {
-        let subscriber: Subscriber<Element>
+        @usableFromInline let subscriber: Subscriber<Element>
         /// The user's closure for immediate delivery; the mailbox's push for queue delivery.
-        let onNext: @Sendable (Element) -> Void
+        @usableFromInline let onNext: @Sendable (Element) -> Void
+
+        @inlinable
+        init(subscriber: Subscriber<Element>, onNext: @escaping @Sendable (Element) -> Void) {
+            self.subscriber = subscriber
+            self.onNext = onNext
+        }
     }
 
+    @usableFromInline
     enum Event: Sendable {
         case value(Element)
         case attach(Entry, replay: Element?)
         case terminate(Completion)
     }
 
+    @usableFromInline
     struct State: Sendable {
-        var subscribers: ContiguousArray<Entry> = []
-        var pending = PendingQueue<Event>()
-        var isDelivering = false
-        var deliveringThread: UInt = 0
+        @usableFromInline var subscribers: ContiguousArray<Entry> = []
+        @usableFromInline var pending = PendingQueue<Event>()
+        @usableFromInline var isDelivering = false
+        @usableFromInline var deliveringThread: UInt = 0
         /// The terminal event, once `complete`/`fail` was called (it may still be queued for delivery).
-        var terminal: Completion?
+        @usableFromInline var terminal: Completion?
         /// The cached value, for a behavior subject; nil for a publish subject.
-        var current: Element?
+        @usableFromInline var current: Element?
+
+        @inlinable
+        init(current: Element?) {
+            self.current = current
+        }
     }
 
-    let state: Mutex<State>
+    @usableFromInline let state: Mutex<State>
     /// The subscriber whose callback the deliverer is deciding on or running (0 when none).
-    private let activeSubscriber = Atomic<UInt>(0)
+    @usableFromInline let activeSubscriber = Atomic<UInt>(0)
     /// Counts disposals made while a delivery was in progress; a changed count makes the loop check each subscriber.
     /// Changed and, with a subscriber list, read under the lock, so a snapshot and its epoch always agree.
-    private let disposals = Atomic<UInt>(0)
+    @usableFromInline let disposals = Atomic<UInt>(0)
 
+    @inlinable
     init(current: Element?) {
         state = Mutex(State(current: current))
     }
 
     // MARK: Publishing
 
+    @inlinable
     func publish(_ value: Element) {
         let snapshot = state.withLock { state -> Snapshot? in
             guard state.terminal == nil else { return nil }
@@ -62,6 +79,7 @@ final class SubjectEngine<Element: Sendable>: Sendable {
         drainPending()
     }
 
+    @inlinable
     func terminate(_ completion: Completion) {
         let snapshot = state.withLock { state -> Snapshot? in
             guard state.terminal == nil else { return nil }
@@ -81,6 +99,7 @@ final class SubjectEngine<Element: Sendable>: Sendable {
     }
 
     /// Finishes the live subscribers when the subject itself is released; nobody can be delivering then.
+    @inlinable
     func terminateOnRelease() {
         let subscribers = state.withLock { state -> ContiguousArray<Entry> in
             guard state.terminal == nil else { return [] }
@@ -93,6 +112,7 @@ final class SubjectEngine<Element: Sendable>: Sendable {
 
     // MARK: Subscribing
 
+    @inlinable
     func subscribe(
         on delivery: Delivery,
         onNext: @escaping @Sendable (Element) -> Void,
@@ -135,7 +155,8 @@ final class SubjectEngine<Element: Sendable>: Sendable {
         return Subscription(target: entry.subscriber)
     }
 
-    private enum AttachAction {
+    @usableFromInline
+    enum AttachAction {
         case terminated(Completion)
         case queued
         case attached
@@ -145,6 +166,7 @@ final class SubjectEngine<Element: Sendable>: Sendable {
     // MARK: Disposing
 
     /// Removes a disposed subscriber; if a delivery on another thread may be calling it, waits until it is not.
+    @inlinable
     func detach(_ subscriber: Subscriber<Element>) {
         let identity = subscriber.identity
         let deliveringElsewhere = state.withLock { state -> Bool in
@@ -163,17 +185,26 @@ final class SubjectEngine<Element: Sendable>: Sendable {
     // MARK: The delivery loop
 
     /// The subscribers a delivery goes to, with the disposal count they were taken at.
+    @usableFromInline
     struct Snapshot {
-        let subscribers: ContiguousArray<Entry>
-        let epoch: UInt
+        @usableFromInline let subscribers: ContiguousArray<Entry>
+        @usableFromInline let epoch: UInt
+
+        @inlinable
+        init(subscribers: ContiguousArray<Entry>, epoch: UInt) {
+            self.subscribers = subscribers
+            self.epoch = epoch
+        }
     }
 
     /// Takes a snapshot; call under the lock.
-    private func takeSnapshot(of subscribers: ContiguousArray<Entry>) -> Snapshot {
+    @inlinable
+    func takeSnapshot(of subscribers: ContiguousArray<Entry>) -> Snapshot {
         Snapshot(subscribers: subscribers, epoch: disposals.load(ordering: .relaxed))
     }
 
-    private func deliver(_ value: Element, to snapshot: Snapshot) {
+    @inlinable
+    func deliver(_ value: Element, to snapshot: Snapshot) {
         let epoch = snapshot.epoch
         for entry in snapshot.subscribers {
             // Mark, then check: a disposer on another thread either makes this check fail or sees the mark and
@@ -188,7 +219,8 @@ final class SubjectEngine<Element: Sendable>: Sendable {
         activeSubscriber.store(0, ordering: .releasing)
     }
 
-    private func finish(_ snapshot: Snapshot, with completion: Completion) {
+    @inlinable
+    func finish(_ snapshot: Snapshot, with completion: Completion) {
         for entry in snapshot.subscribers {
             activeSubscriber.store(entry.subscriber.identity, ordering: .releasing)
             atomicMemoryFence(ordering: .acquiringAndReleasing)
@@ -198,7 +230,8 @@ final class SubjectEngine<Element: Sendable>: Sendable {
     }
 
     /// Delivers queued events until none is left, then gives up the deliverer role.
-    private func drainPending() {
+    @inlinable
+    func drainPending() {
         while true {
             let step = state.withLock { state -> DrainStep in
                 guard let event = state.pending.popFirst() else {
@@ -232,7 +265,8 @@ final class SubjectEngine<Element: Sendable>: Sendable {
         }
     }
 
-    private enum DrainStep {
+    @usableFromInline
+    enum DrainStep {
         case done
         case skip
         case deliver(Element, Snapshot)

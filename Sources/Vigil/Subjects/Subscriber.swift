@@ -5,14 +5,16 @@ import Synchronization
 ///
 /// The subject holds it strongly in its subscriber list; it holds the subject's engine weakly, so a subscription
 /// never keeps its subject alive.
+@usableFromInline
 final class Subscriber<Element: Sendable>: SubscriptionTarget {
     /// Set by dispose; read by delivery loops.
-    let isDisposed = Atomic<Bool>(false)
+    @usableFromInline let isDisposed = Atomic<Bool>(false)
     /// The mailbox, for queue delivery; nil for immediate delivery.
-    let mailbox: Mailbox<Element>?
-    private let completionHandler: Mutex<(@Sendable (Completion) -> Void)?>
-    private weak let engine: SubjectEngine<Element>?
+    @usableFromInline let mailbox: Mailbox<Element>?
+    @usableFromInline let completionHandler: Mutex<(@Sendable (Completion) -> Void)?>
+    @usableFromInline weak let engine: SubjectEngine<Element>?
 
+    @inlinable
     init(engine: SubjectEngine<Element>, mailbox: Mailbox<Element>?, onCompletion: (@Sendable (Completion) -> Void)?) {
         self.engine = engine
         self.mailbox = mailbox
@@ -20,9 +22,11 @@ final class Subscriber<Element: Sendable>: SubscriptionTarget {
     }
 
     /// Identifies this subscriber in the engine's "callback in progress" mark.
+    @inlinable
     var identity: UInt { UInt(bitPattern: ObjectIdentifier(self)) }
 
     /// Delivers the terminal event once, unless disposed first.
+    @inlinable
     func finish(_ completion: Completion) {
         guard !isDisposed.load(ordering: .acquiring) else { return }
         if let mailbox {
@@ -36,6 +40,7 @@ final class Subscriber<Element: Sendable>: SubscriptionTarget {
         }
     }
 
+    @inlinable
     func cancel() {
         guard !isDisposed.exchange(true, ordering: .sequentiallyConsistent) else { return }
         let handler = completionHandler.withLock { handler in
