@@ -1,0 +1,53 @@
+/// Cumulative CPU time counters from one `cpu` line of `/proc/stat`.
+///
+/// Units: clock ticks (`USER_HZ`, normally 1/100 s). Only differences between two samples mean anything; see
+/// ``CPUUsage``.
+public struct CPUTimes: Sendable, Equatable {
+    /// `nil` for the total line (`cpu`), the core number for `cpuN`.
+    public let core: Int?
+    /// Ticks spent working: user, nice, system, irq, softirq and steal (guest time is already inside user and nice).
+    public let busy: UInt64
+    /// Ticks spent idle, including waiting for I/O.
+    public let idle: UInt64
+
+    /// All ticks counted.
+    public var total: UInt64 { busy &+ idle }
+
+    /// Parses the `cpu` lines of `/proc/stat` text: the total first, then each core in order.
+    ///
+    /// - Throws: ``SensorError/malformedValue(path:text:expected:)`` when there is no total line or a `cpu` line has
+    ///   fewer than four counters or a non-numeric one.
+    public static func parse(_ text: String, path: String = "/proc/stat") throws(SensorError) -> [CPUTimes] {
+        var result: [CPUTimes] = []
+        for line in text.split(separator: "\n") where line.hasPrefix("cpu") {
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            let label = fields[0].dropFirst(3)
+            let core: Int?
+            if label.isEmpty {
+                core = nil
+            } else if let number = Int(label), number >= 0 {
+                core = number
+            } else {
+                throw SensorError.malformedValue(path: path, text: String(line), expected: "a cpu line")
+            }
+            var counters: [UInt64] = []
+            for field in fields.dropFirst() {
+                guard let value = UInt64(field) else {
+                    throw SensorError.malformedValue(path: path, text: String(line), expected: "cpu tick counters")
+                }
+                counters.append(value)
+            }
+            guard counters.count >= 4 else {
+                throw SensorError.malformedValue(path: path, text: String(line), expected: "at least 4 tick counters")
+            }
+            // user nice system idle iowait irq softirq steal guest guest_nice
+            let value = { (index: Int) -> UInt64 in index < counters.count ? counters[index] : 0 }
+            let busy = [0, 1, 2, 5, 6, 7].reduce(UInt64(0)) { $0 &+ value($1) }
+            result.append(CPUTimes(core: core, busy: busy, idle: value(3) &+ value(4)))
+        }
+        guard result.first?.core == nil, !result.isEmpty else {
+            throw SensorError.malformedValue(path: path, text: String(text.prefix(64)), expected: "a total cpu line")
+        }
+        return result
+    }
+}

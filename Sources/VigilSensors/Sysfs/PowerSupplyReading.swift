@@ -1,0 +1,70 @@
+/// Every power supply of the machine and where the system draws its power from.
+///
+/// See ``PowerSupply`` for the units of each field.
+public struct PowerSupplyReading: Sendable, Equatable, Encodable, CustomStringConvertible {
+    /// Where the system draws its power from.
+    public enum PowerSource: String, Sendable, Equatable, Encodable {
+        /// The machine has no system battery (a desktop or server): it runs on external power.
+        case noBattery = "no battery"
+        /// A system battery exists and a mains, USB or wireless supply is online.
+        case external = "external power"
+        /// A system battery exists and no external supply is online.
+        case battery = "on battery"
+    }
+
+    /// The supplies, sorted by name.
+    public let supplies: [PowerSupply]
+    /// Where the power comes from, derived from ``supplies``.
+    public let powerSource: PowerSource
+
+    /// Builds a reading from supplies; peripheral batteries (scope `Device`) never count as the system battery.
+    public init(supplies: [PowerSupply]) {
+        self.supplies = supplies.sorted { $0.name < $1.name }
+        let batteries = supplies.filter { $0.kind == .battery && $0.scope != .device && $0.isPresent != false }
+        if batteries.isEmpty {
+            powerSource = .noBattery
+        } else if supplies.contains(where: { $0.kind != .battery && $0.isOnline == true }) {
+            powerSource = .external
+        } else if batteries.contains(where: { $0.status == .charging || $0.status == .full }) {
+            powerSource = .external
+        } else {
+            powerSource = .battery
+        }
+    }
+
+    /// The system batteries (present, scope not `Device`).
+    public var batteries: [PowerSupply] {
+        supplies.filter { $0.kind == .battery && $0.scope != .device && $0.isPresent != false }
+    }
+
+    public var description: String {
+        ([powerSource.rawValue] + supplies.map(\.description)).joined(separator: "; ")
+    }
+
+    /// Reads every supply under `root`/class/power_supply.
+    ///
+    /// A supply whose directory disappears between listing and reading is left out; an absent class directory
+    /// means no supplies (a kernel without `CONFIG_POWER_SUPPLY` has none to report).
+    ///
+    /// - Throws: A ``SensorError`` for an attribute that cannot be read or parsed.
+    public static func read(root: String = "/sys") throws(SensorError) -> PowerSupplyReading {
+        let classPath = root + "/class/power_supply"
+        let names: [String]
+        do {
+            names = try PseudoFile.listDirectory(classPath)
+        } catch .notFound {
+            names = []
+        }
+        var supplies: [PowerSupply] = []
+        for name in names {
+            let directory = classPath + "/" + name
+            do {
+                let attributes = try PseudoFile.readAttributes(in: directory, names: PowerSupply.attributeNames)
+                supplies.append(try PowerSupply.parse(name: name, attributes: attributes, origin: directory))
+            } catch .vanished {
+                continue
+            }
+        }
+        return PowerSupplyReading(supplies: supplies)
+    }
+}

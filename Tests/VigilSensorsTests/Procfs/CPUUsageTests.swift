@@ -1,0 +1,62 @@
+import Glibc
+import Testing
+import VigilSensors
+
+@Suite struct CPUUsageTests {
+    static let earlier = """
+        cpu  100 0 50 800 50 0 0 0 0 0
+        cpu0 60 0 20 400 20 0 0 0 0 0
+        cpu1 40 0 30 400 30 0 0 0 0 0
+        intr 12345 0 0
+        ctxt 6789
+        """
+    static let later = """
+        cpu  200 0 100 1600 100 0 0 0 0 0
+        cpu0 160 0 40 700 100 0 0 0 0 0
+        cpu1 40 0 60 900 0 0 0 0 0 0
+        """
+
+    @Test func usageIsBusyTicksOverAllTicks() throws {
+        let usage = CPUUsage(from: try CPUTimes.parse(Self.earlier), to: try CPUTimes.parse(Self.later))
+        #expect(usage.total == 0.15)  // busy 150 − 0 of 1000 ticks
+        #expect(usage.cores.map(\.core) == [0, 1])
+        #expect(usage.cores[0].busy == 120.0 / 500.0)
+        #expect(usage.cores[1].busy == 30.0 / 500.0)
+        #expect(usage.description == "CPU 15.0 % (cpu0 24.0 %, cpu1 6.0 %)")
+    }
+
+    @Test func coreThatAppearedOrWentBackwardsIsLeftOut() throws {
+        let later = "cpu  200 0 100 1600 100\ncpu0 10 0 0 10 0\ncpu2 1 1 1 1 1"
+        let usage = CPUUsage(from: try CPUTimes.parse(Self.earlier), to: try CPUTimes.parse(later))
+        #expect(usage.cores.isEmpty)
+        #expect(usage.total == 0.15)
+    }
+
+    @Test(arguments: ["", "intr 1 2 3", "cpu  1 2 3", "cpu  a b c d", "cpuX 1 2 3 4\ncpu 1 2 3 4", "cpu0 1 2 3 4"])
+    func malformedStatIsAnError(text: String) {
+        #expect(throws: SensorError.self) { try CPUTimes.parse(text) }
+    }
+
+    @Test func realProcStatHasTotalAndEveryOnlineCore() throws {
+        let text = try readProcFile("/proc/stat")
+        let times = try CPUTimes.parse(text)
+        #expect(times.first?.core == nil)
+        #expect(times.count - 1 == sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+    }
+}
+
+/// Reads a small procfs file whole.
+func readProcFile(_ path: String) throws -> String {
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    try #require(fd >= 0, "cannot open \(path)")
+    defer { close(fd) }
+    var bytes: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 65536)
+    while true {
+        let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        try #require(count >= 0)
+        if count == 0 { break }
+        bytes += buffer[0..<count]
+    }
+    return String(decoding: bytes, as: UTF8.self)
+}
