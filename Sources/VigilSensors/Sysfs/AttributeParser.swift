@@ -6,7 +6,7 @@
 enum AttributeParser {
     /// Parses a decimal integer such as `"-1500"`.
     static func integer(_ text: String, path: String) throws(SensorError) -> Int {
-        let trimmed = trimmed(text)
+        let trimmed = text.trimmingWhitespace()
         guard let value = Int(trimmed) else {
             throw SensorError.malformedValue(path: path, text: text, expected: "an integer")
         }
@@ -25,7 +25,7 @@ enum AttributeParser {
 
     /// Parses a non-negative decimal integer that may exceed `Int.max` (procfs counters).
     static func unsigned(_ text: String, path: String) throws(SensorError) -> UInt64 {
-        guard let value = UInt64(trimmed(text)) else {
+        guard let value = UInt64(text.trimmingWhitespace()) else {
             throw SensorError.malformedValue(path: path, text: text, expected: "a non-negative integer")
         }
         return value
@@ -33,7 +33,7 @@ enum AttributeParser {
 
     /// Parses a finite decimal number such as `"12.34"`.
     static func double(_ text: String, path: String) throws(SensorError) -> Double {
-        let trimmed = trimmed(text)
+        let trimmed = text.trimmingWhitespace()
         guard !trimmed.contains(where: { $0.isLetter }), let value = Double(trimmed), value.isFinite else {
             throw SensorError.malformedValue(path: path, text: text, expected: "a decimal number")
         }
@@ -42,7 +42,7 @@ enum AttributeParser {
 
     /// Parses a `0`/`1` flag.
     static func flag(_ text: String, path: String) throws(SensorError) -> Bool {
-        switch trimmed(text) {
+        switch text.trimmingWhitespace() {
         case "0": return false
         case "1": return true
         default: throw SensorError.malformedValue(path: path, text: text, expected: "0 or 1")
@@ -51,25 +51,10 @@ enum AttributeParser {
 
     /// Parses a non-empty single-line word, for names and enumerations.
     static func word(_ text: String, path: String) throws(SensorError) -> String {
-        let trimmed = trimmed(text)
+        let trimmed = text.trimmingWhitespace()
         guard !trimmed.isEmpty, !trimmed.contains("\n") else {
             throw SensorError.malformedValue(path: path, text: text, expected: "a single-line name")
         }
         return trimmed
-    }
-
-    /// Parses an optional attribute: `nil` when `text` is `nil`.
-    static func optional<T>(
-        _ text: String?, path: String, _ parse: (String, String) throws(SensorError) -> T
-    ) throws(SensorError) -> T? {
-        guard let text else { return nil }
-        return try parse(text, path)
-    }
-
-    static func trimmed(_ text: String) -> String {
-        var slice = Substring(text)
-        while let first = slice.first, first.isWhitespace { slice.removeFirst() }
-        while let last = slice.last, last.isWhitespace { slice.removeLast() }
-        return String(slice)
     }
 }

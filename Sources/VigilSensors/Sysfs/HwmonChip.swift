@@ -38,7 +38,7 @@ public struct HwmonChip: Sendable, Equatable, Encodable, CustomStringConvertible
                 let stem = String(key.dropLast("_input".count))
                 guard Int(stem.dropFirst(prefix.count)) != nil, let text = attributes[key] else { continue }
                 let raw = try AttributeParser.integer(text, path: origin + "/" + key, in: range)
-                let label = attributes[stem + "_label"].map(AttributeParser.trimmed) ?? stem
+                let label = attributes[stem + "_label"].map { $0.trimmingWhitespace() } ?? stem
                 result.append(Channel(id: stem, label: label.isEmpty ? stem : label, value: Double(raw) / divisor))
             }
             return result.sorted { ($0.id.count, $0.id) < ($1.id.count, $1.id) }

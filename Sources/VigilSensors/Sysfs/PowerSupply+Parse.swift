@@ -115,7 +115,7 @@ private struct Fields {
 
     func enumeration<T>(_ name: String, _ type: T.Type, table: [String: T]) throws(SensorError) -> T? {
         guard let text = attributes[name] else { return nil }
-        let word = AttributeParser.trimmed(text)
+        let word = text.trimmingWhitespace()
         guard let value = table[word] else {
             let known = table.keys.sorted().joined(separator: ", ")
             throw SensorError.malformedValue(path: path(name), text: text, expected: "one of \(known)")

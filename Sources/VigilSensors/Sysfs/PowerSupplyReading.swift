@@ -51,7 +51,7 @@ public struct PowerSupplyReading: Sendable, Equatable, Encodable, CustomStringCo
         let classPath = root + "/class/power_supply"
         let names: [String]
         do {
-            names = try PseudoFile.listDirectory(classPath)
+            names = try SysfsFile.listDirectory(classPath)
         } catch .notFound {
             names = []
         }
@@ -59,7 +59,7 @@ public struct PowerSupplyReading: Sendable, Equatable, Encodable, CustomStringCo
         for name in names {
             let directory = classPath + "/" + name
             do {
-                let attributes = try PseudoFile.readAttributes(in: directory, names: PowerSupply.attributeNames)
+                let attributes = try SysfsFile.readAttributes(in: directory, names: PowerSupply.attributeNames)
                 supplies.append(try PowerSupply.parse(name: name, attributes: attributes, origin: directory))
             } catch .vanished {
                 continue

@@ -9,7 +9,7 @@ extension ThermalZone {
         try SysfsClass.read(
             root: root, className: "thermal", include: { $0.hasPrefix("thermal_zone") },
             attributes: { (directory) throws(SensorError) in
-                let entries = try PseudoFile.listDirectory(directory)
+                let entries = try SysfsFile.listDirectory(directory)
                 let trips = entries.filter { $0.hasPrefix("trip_point_") && $0.hasSuffix("_type") }.count
                 return attributeNames(tripCount: trips).filter { $0 != "temp" }
             },
@@ -23,7 +23,7 @@ extension ThermalZone {
     /// The `temp` text, or `nil` when the zone refuses the read or has no sensor.
     private static func readTemperature(_ path: String) throws(SensorError) -> String? {
         do {
-            return try PseudoFile.readText(path)
+            return try SysfsFile.readText(path)
         } catch .systemCall, .notFound(path: path) {
             return nil
         }
@@ -41,13 +41,13 @@ extension HwmonChip {
         try SysfsClass.read(
             root: root, className: "hwmon",
             attributes: { (directory) throws(SensorError) in
-                try PseudoFile.listDirectory(directory).filter(isRelevant)
+                try SysfsFile.listDirectory(directory).filter(isRelevant)
             },
             parse: { (name, attributes, origin) throws(SensorError) in
-                if attributes["name"] == nil, PseudoFile.exists(origin + "/device/name") {
+                if attributes["name"] == nil, SysfsFile.exists(origin + "/device/name") {
                     let device = origin + "/device"
-                    let names = try PseudoFile.listDirectory(device).filter(isRelevant)
-                    let texts = try PseudoFile.readAttributes(in: device, names: names)
+                    let names = try SysfsFile.listDirectory(device).filter(isRelevant)
+                    let texts = try SysfsFile.readAttributes(in: device, names: names)
                     return try parse(name: name, attributes: texts, origin: device)
                 }
                 return try parse(name: name, attributes: attributes, origin: origin)

@@ -14,7 +14,7 @@ enum SysfsClass {
         let classPath = root + "/class/" + className
         let names: [String]
         do {
-            names = try PseudoFile.listDirectory(classPath)
+            names = try SysfsFile.listDirectory(classPath)
         } catch .notFound {
             return []
         }
@@ -22,7 +22,7 @@ enum SysfsClass {
         for name in names where include(name) {
             let directory = classPath + "/" + name
             do {
-                let texts = try PseudoFile.readAttributes(in: directory, names: try attributes(directory))
+                let texts = try SysfsFile.readAttributes(in: directory, names: try attributes(directory))
                 devices.append(try parse(name, texts, directory))
             } catch .vanished, .notFound(path: directory) {
                 continue
@@ -34,5 +34,24 @@ enum SysfsClass {
     /// The class directory path, for availability checks and messages.
     static func path(root: String, className: String) -> String {
         root + "/class/" + className
+    }
+}
+
+extension SysfsClass {
+    /// Whether class `className` under `root` has a device passing `include`; `noun` names the devices in the reason.
+    static func availability(
+        root: String, className: String, noun: String, include: (String) -> Bool = { _ in true }
+    ) -> Availability {
+        let classPath = path(root: root, className: className)
+        do {
+            if try SysfsFile.listDirectory(classPath).contains(where: include) { return .available }
+            return .unavailable(reason: .missingDevice, detail: "this machine has no \(noun) (\(classPath) is empty)")
+        } catch .notFound {
+            return .unavailable(reason: .missingDevice, detail: "this machine has no \(noun) (no \(classPath))")
+        } catch .permissionDenied {
+            return .unavailable(reason: .permissionDenied, detail: "\(classPath) cannot be read")
+        } catch {
+            return .unavailable(reason: .kernelLacksInterface, detail: error.description)
+        }
     }
 }

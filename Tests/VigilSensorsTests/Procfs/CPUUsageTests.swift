@@ -47,16 +47,5 @@ import VigilSensors
 
 /// Reads a small procfs file whole.
 func readProcFile(_ path: String) throws -> String {
-    let fd = open(path, O_RDONLY | O_CLOEXEC)
-    try #require(fd >= 0, "cannot open \(path)")
-    defer { close(fd) }
-    var bytes: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 65536)
-    while true {
-        let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-        try #require(count >= 0)
-        if count == 0 { break }
-        bytes += buffer[0..<count]
-    }
-    return String(decoding: bytes, as: UTF8.self)
+    try #require(ProcessProbe.readFile(path), "cannot read \(path)")
 }

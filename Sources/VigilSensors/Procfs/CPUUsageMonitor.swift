@@ -1,0 +1,30 @@
+import Vigil
+
+/// CPU use from `<root>/stat` deltas, total and per core, as fractions 0...1; polled (default every 1 s).
+///
+/// The first reading arrives one interval after start (a usage needs two samples).
+public typealias CPUUsageMonitor = PolledMonitor<CPUUsage>
+
+extension PolledMonitor where Value == CPUUsage {
+    /// Creates a CPU monitor; nothing is read until it starts.
+    ///
+    /// - Parameters:
+    ///   - root: The procfs root, `/proc` unless reading a fake or captured tree.
+    ///   - interval: The sampling interval (default 1 s).
+    ///   - eventLoop: The loop that runs the timer.
+    public convenience init(root: String = "/proc", interval: Duration = .seconds(1), eventLoop: EventLoop = .shared) {
+        let path = root + "/stat"
+        let previous = Mutex<[CPUTimes]?>(nil)
+        self.init(
+            name: "CPU", interval: interval, eventLoop: eventLoop,
+            availability: { ProcfsFile.availability(path, what: "CPU statistics") },
+            read: { () throws(SensorError) in
+                let times = try CPUTimes.parse(try SysfsFile.readText(path), path: path)
+                let earlier = previous.withLock { previous in
+                    defer { previous = times }
+                    return previous
+                }
+                return earlier.map { CPUUsage(from: $0, to: times) }
+            })
+    }
+}

@@ -1,0 +1,45 @@
+/// Space on the file systems of given mount points, in bytes, from `statvfs(3)`; polled (default every 10 s).
+public typealias StorageMonitor = PolledMonitor<StorageReading>
+
+extension PolledMonitor where Value == StorageReading {
+    /// Creates a storage monitor; nothing is read until it starts.
+    ///
+    /// - Parameters:
+    ///   - mountPoints: The paths to report (default `/`); each is asked about with `statvfs(3)`.
+    ///   - interval: How often they are read (default 10 s).
+    ///   - eventLoop: The loop that runs the timer.
+    public convenience init(
+        mountPoints: [String] = ["/"], interval: Duration = .seconds(10), eventLoop: EventLoop = .shared
+    ) {
+        self.init(
+            name: "Storage", interval: interval, eventLoop: eventLoop,
+            availability: {
+                for mountPoint in mountPoints {
+                    do {
+                        _ = try StorageUsage.read(mountPoint: mountPoint)
+                    } catch {
+                        return .unavailable(reason: .missingDevice, detail: String(describing: error))
+                    }
+                }
+                return mountPoints.isEmpty
+                    ? .unavailable(reason: .missingDevice, detail: "no mount points given")
+                    : .available
+            },
+            read: { () throws(SensorError) in
+                var volumes: [StorageUsage] = []
+                for mountPoint in mountPoints { volumes.append(try StorageUsage.read(mountPoint: mountPoint)) }
+                return StorageReading(volumes: volumes)
+            })
+    }
+}
+
+/// Space on several file systems at one moment; bytes.
+public struct StorageReading: Sendable, Equatable, Encodable, CustomStringConvertible {
+    /// One entry per mount point asked about, in the order given.
+    public let volumes: [StorageUsage]
+
+    /// Creates a reading.
+    public init(volumes: [StorageUsage]) { self.volumes = volumes }
+
+    public var description: String { volumes.map(\.description).joined(separator: "; ") }
+}

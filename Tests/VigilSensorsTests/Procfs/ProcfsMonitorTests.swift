@@ -1,0 +1,53 @@
+import Glibc
+import Testing
+import Vigil
+import VigilSensors
+
+@Suite struct ProcfsMonitorTests {
+    @Test func cpuUsageFromTheRealProcStat() throws {
+        let monitor = CPUUsageMonitor(interval: .milliseconds(100))
+        #expect(monitor.availability == .available)
+        try monitor.startMonitoring()
+        defer { monitor.stopMonitoring() }
+        #expect(monitor.readings.value == .pending)  // a usage needs two samples
+        let reading = try #require(firstReading(of: monitor.readings) { $0.value != nil })
+        let usage = try #require(reading.value)
+        #expect((0...1).contains(usage.total))
+        #expect(usage.cores.count == sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+    }
+
+    @Test func memoryUsageFromTheRealMeminfo() throws {
+        let monitor = MemoryUsageMonitor()
+        try monitor.startMonitoring()
+        defer { monitor.stopMonitoring() }
+        let memory = try #require(monitor.readings.value.value)
+        #expect(memory.totalBytes > 0)
+        #expect(memory.availableBytes <= memory.totalBytes)
+    }
+
+    @Test func storageOfTheRealRootAndAMissingMountPoint() throws {
+        let monitor = StorageMonitor(mountPoints: ["/", "/tmp"])
+        #expect(monitor.availability == .available)
+        try monitor.startMonitoring()
+        defer { monitor.stopMonitoring() }
+        #expect(monitor.readings.value.value?.volumes.map(\.mountPoint) == ["/", "/tmp"])
+        let missing = StorageMonitor(mountPoints: ["/no/such/mount"])
+        #expect(!missing.availability.isAvailable)
+        try missing.startMonitoring()
+        defer { missing.stopMonitoring() }
+        #expect(missing.readings.value == .unavailable(reason: "/no/such/mount: no such file or directory"))
+    }
+
+    @Test func fakeProcRootIsRead() throws {
+        let tree = FakeSysfsTree()
+        tree.write("meminfo", "MemTotal: 1000 kB\nMemFree: 250 kB\nMemAvailable: 500 kB\n")
+        let monitor = MemoryUsageMonitor(root: tree.root, interval: .seconds(3600))
+        try monitor.startMonitoring()
+        defer { monitor.stopMonitoring() }
+        #expect(monitor.readings.value.value?.usedFraction == 0.5)
+        tree.write("meminfo", "MemTotal: 1000 kB\nMemFree: 250 kB\nMemAvailable: 250 kB\n")
+        monitor.refresh()
+        #expect(monitor.readings.value.value?.usedFraction == 0.75)
+        #expect(!CPUUsageMonitor(root: tree.root).availability.isAvailable)
+    }
+}

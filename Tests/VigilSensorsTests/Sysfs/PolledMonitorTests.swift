@@ -1,0 +1,115 @@
+import Dispatch
+import Testing
+import Vigil
+import VigilSensors
+
+@Suite struct PolledMonitorTests {
+    static func zone(_ tree: FakeSysfsTree, temp: String) {
+        tree.device("class/thermal/thermal_zone0", ["type": "acpitz", "temp": temp])
+    }
+
+    static func celsius(_ reading: SystemReading<ThermalReading>) -> Double? {
+        reading.value?.zones.first?.temperatureCelsius
+    }
+
+    @Test func refreshPublishesTheNewValue() throws {
+        let tree = FakeSysfsTree()
+        Self.zone(tree, temp: "45000")
+        let monitor = ThermalMonitor(root: tree.root, interval: .seconds(3600))
+        #expect(monitor.availability == .available)
+        try monitor.startMonitoring()
+        defer { monitor.stopMonitoring() }
+        #expect(Self.celsius(monitor.readings.value) == 45.0)
+        tree.write("class/thermal/thermal_zone0/temp", "50000\n")
+        monitor.refresh()
+        #expect(Self.celsius(monitor.readings.value) == 50.0)
+    }
+
+    @Test func pollingPicksUpChangesAtTheInterval() throws {
+        let tree = FakeSysfsTree()
+        Self.zone(tree, temp: "45000")
+        let monitor = ThermalMonitor(root: tree.root, interval: .milliseconds(50))
+        try monitor.startMonitoring()
+        defer { monitor.stopMonitoring() }
+        tree.write("class/thermal/thermal_zone0/temp", "61500\n")
+        let reading = firstReading(of: monitor.readings) { Self.celsius($0) == 61.5 }
+        #expect(reading != nil, "the 50 ms poll never saw the new temperature")
+    }
+
+    @Test func malformedValueIsUnavailableAndRecovers() throws {
+        let tree = FakeSysfsTree()
+        Self.zone(tree, temp: "45000")
+        let monitor = ThermalMonitor(root: tree.root, interval: .seconds(3600))
+        try monitor.startMonitoring()
+        defer { monitor.stopMonitoring() }
+        tree.write("class/thermal/thermal_zone0/temp", "hot\n")
+        monitor.refresh()
+        guard case .unavailable(let reason) = monitor.readings.value else {
+            Issue.record("expected unavailable, got \(monitor.readings.value)")
+            return
+        }
+        #expect(reason.contains("thermal_zone0/temp"))
+        tree.write("class/thermal/thermal_zone0/temp", "40000\n")
+        monitor.refresh()
+        #expect(Self.celsius(monitor.readings.value) == 40.0)
+    }
+
+    @Test func zoneRemovedMidRunIsDropped() throws {
+        let tree = FakeSysfsTree()
+        Self.zone(tree, temp: "45000")
+        tree.device("class/thermal/thermal_zone1", ["type": "x86_pkg_temp", "temp": "52000"])
+        let monitor = ThermalMonitor(root: tree.root, interval: .seconds(3600))
+        try monitor.startMonitoring()
+        defer { monitor.stopMonitoring() }
+        #expect(monitor.readings.value.value?.zones.count == 2)
+        tree.remove("class/thermal/thermal_zone0")
+        monitor.refresh()
+        #expect(monitor.readings.value.value?.zones.map(\.name) == ["thermal_zone1"])
+    }
+
+    @Test func stoppedMonitorPublishesNothing() throws {
+        let tree = FakeSysfsTree()
+        Self.zone(tree, temp: "45000")
+        let monitor = ThermalMonitor(root: tree.root, interval: .milliseconds(20))
+        try monitor.startMonitoring()
+        #expect(monitor.isMonitoring)
+        monitor.stopMonitoring()
+        #expect(!monitor.isMonitoring)
+        let count = Mutex(0)
+        let subscription = monitor.readings.subscribe { _ in count.withLock { $0 += 1 } }
+        tree.write("class/thermal/thermal_zone0/temp", "70000\n")
+        monitor.refresh()
+        usleepSeconds(0.2)
+        subscription.dispose()
+        #expect(count.withLock { $0 } == 1)  // only the replayed current value
+        #expect(Self.celsius(monitor.readings.value) == 45.0)
+    }
+
+    @Test func absentClassesAreUnavailableWithAReason() {
+        let tree = FakeSysfsTree()
+        for availability in [ThermalMonitor(root: tree.root).availability, HwmonMonitor(root: tree.root).availability] {
+            guard case .unavailable(let reason, let detail) = availability else {
+                Issue.record("expected unavailable")
+                continue
+            }
+            #expect(reason == .missingDevice)
+            #expect(detail.contains("this machine has no"))
+        }
+    }
+
+    @Test func hwmonMonitorReadsChips() throws {
+        let tree = FakeSysfsTree()
+        tree.device("class/hwmon/hwmon0", ["name": "k10temp", "temp1_input": "43125", "temp1_label": "Tctl"])
+        let monitor = HwmonMonitor(root: tree.root, interval: .seconds(3600))
+        try monitor.startMonitoring()
+        defer { monitor.stopMonitoring() }
+        #expect(monitor.readings.value.value?.chips.first?.temperatures.first?.value == 43.125)
+        #expect(monitor.readings.value.description == "hwmon0 (k10temp): Tctl 43.1 °C")
+    }
+}
+
+/// Sleeps the calling thread; used only to give a stopped monitor a chance to misbehave.
+func usleepSeconds(_ seconds: Double) {
+    let semaphore = DispatchSemaphore(value: 0)
+    _ = semaphore.wait(timeout: .now() + seconds)
+}
