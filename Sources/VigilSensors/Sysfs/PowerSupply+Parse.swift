@@ -39,19 +39,30 @@ extension PowerSupply {
             timeToEmptySeconds: derived.toEmpty, timeToFullSeconds: derived.toFull)
     }
 
-    /// Turns uevent properties (`POWER_SUPPLY_ENERGY_NOW=48000000`) into attribute texts keyed by attribute name.
+    /// Turns uevent text (`POWER_SUPPLY_ENERGY_NOW=48000000` lines) into attribute texts keyed by attribute name.
     ///
-    /// Accepts either the text of a `uevent` file or a netlink uevent's properties joined by newlines; lines that are
-    /// not `POWER_SUPPLY_KEY=value` are ignored. Returns the device name (`POWER_SUPPLY_NAME`) if present.
+    /// Accepts the text of a `uevent` file or a netlink uevent's `KEY=value` lines (newline or NUL separated); see
+    /// ``attributes(fromUevent:)-(_:[String:String])``. Returns the device name (`POWER_SUPPLY_NAME`) if present.
     public static func attributes(fromUevent text: String) -> (name: String?, attributes: [String: String]) {
+        var properties: [String: String] = [:]
+        for line in text.split(whereSeparator: { $0 == "\n" || $0 == "\0" }) {
+            guard let equals = line.firstIndex(of: "=") else { continue }
+            properties[String(line[..<equals])] = String(line[line.index(after: equals)...])
+        }
+        return attributes(fromUevent: properties)
+    }
+
+    /// Turns uevent properties into attribute texts keyed by attribute name (`POWER_SUPPLY_ENERGY_NOW` →
+    /// `energy_now`); keys without the `POWER_SUPPLY_` prefix are ignored. Returns `POWER_SUPPLY_NAME` if present.
+    public static func attributes(fromUevent properties: [String: String]) -> (
+        name: String?, attributes: [String: String]
+    ) {
         var attributes: [String: String] = [:]
         var name: String?
         let prefix = "POWER_SUPPLY_"
-        for line in text.split(whereSeparator: { $0 == "\n" || $0 == "\0" }) {
-            guard line.hasPrefix(prefix), let equals = line.firstIndex(of: "=") else { continue }
-            let key = line[line.index(line.startIndex, offsetBy: prefix.count)..<equals].lowercased()
-            let value = String(line[line.index(after: equals)...])
-            if key == "name" { name = value } else { attributes[key] = value }
+        for (key, value) in properties where key.hasPrefix(prefix) {
+            let attribute = key.dropFirst(prefix.count).lowercased()
+            if attribute == "name" { name = value } else { attributes[attribute] = value }
         }
         return (name, attributes)
     }

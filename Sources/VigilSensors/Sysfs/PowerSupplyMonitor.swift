@@ -1,0 +1,166 @@
+import Vigil
+
+/// Every power supply under `<root>/class/power_supply` and where the system draws power from.
+///
+/// The kernel never notifies individual battery attributes through `poll`, so the monitor combines three paths:
+///
+/// - **Change uevents** (optional, `changes`): the properties of each `power_supply` uevent. A `change` event carries
+///   the supply's full snapshot (`POWER_SUPPLY_*`), which replaces that supply's reading without touching sysfs; an
+///   `add` or `remove` event, or a snapshot that cannot be parsed or lacks `POWER_SUPPLY_TYPE` (older kernels),
+///   re-reads the whole class directory. Pass a ``DeviceMonitor``'s events filtered to the `power_supply`
+///   subsystem, or any observable for tests and captures.
+/// - **Polling** every `pollInterval` (default 30 s), the fallback when no uevents arrive.
+/// - **Settling**: when an external supply goes on- or offline, the supplies are re-read every second for
+///   `settleCount` seconds, because batteries do not always announce the switch between charging and discharging.
+///
+/// Units are those of ``PowerSupply``. Readings are a `BehaviorSubject` holding the latest ``SystemReading`` of a
+/// ``PowerSupplyReading``, published on the event-loop thread (or the thread that delivers `changes`), never under
+/// a lock, and only when something changed. A machine without a system battery reports
+/// ``PowerSupplyReading/PowerSource-swift.enum/noBattery``.
+public final class PowerSupplyMonitor: Source {
+    private struct State {
+        var running = false
+        var subscription: Subscription?
+        var settling: EventLoop.Registration?
+        var settleRemaining = 0
+    }
+
+    /// The sysfs root, `/sys` unless reading a fake or captured tree.
+    public let root: String
+    /// How many one-second re-reads follow a change of an external supply.
+    public let settleCount: Int
+    private let changes: (any ObservableType<[String: String]>)?
+    private let eventLoop: EventLoop
+    private let driver: PollingDriver<PowerSupplyReading>
+    private let state = Mutex(State())
+
+    /// Creates a monitor; nothing is read until it starts.
+    ///
+    /// - Parameters:
+    ///   - root: The sysfs root.
+    ///   - pollInterval: How often every supply is re-read (default 30 s).
+    ///   - settleCount: One-second re-reads after an external supply changes (default 5).
+    ///   - changes: Properties of `power_supply` uevents, each with `ACTION`; `nil` to rely on polling.
+    ///   - eventLoop: The loop that runs the timers.
+    public init(
+        root: String = "/sys", pollInterval: Duration = .seconds(30), settleCount: Int = 5,
+        changes: (any ObservableType<[String: String]>)? = nil, eventLoop: EventLoop = .shared
+    ) {
+        self.root = root
+        self.settleCount = max(0, settleCount)
+        self.changes = changes
+        self.eventLoop = eventLoop
+        driver = PollingDriver(interval: pollInterval, eventLoop: eventLoop) { () throws(SensorError) in
+            try PowerSupplyReading.read(root: root)
+        }
+    }
+
+    deinit { stopMonitoring() }
+
+    public var name: String { "Power supply" }
+    /// How often every supply is re-read without uevents.
+    public var pollInterval: Duration { driver.interval }
+    public var readings: BehaviorSubject<SystemReading<PowerSupplyReading>> { driver.readings }
+    public var isMonitoring: Bool { driver.isRunning }
+
+    /// Available when the kernel has the power-supply class, even if it is empty: then the reading says "no battery".
+    public var availability: Availability {
+        let path = SysfsClass.path(root: root, className: "power_supply")
+        if SysfsFile.isDirectory(path) { return .available }
+        return .unavailable(
+            reason: .kernelLacksInterface, detail: "no \(path): the kernel has no power-supply class")
+    }
+
+    public func startMonitoring() throws {
+        guard !driver.isRunning else { return }
+        try driver.start()
+        let subscription = changes?.subscribe { [weak self] properties in self?.handle(uevent: properties) }
+        let stale = state.withLock { state in
+            defer {
+                state.running = true
+                state.subscription = subscription
+            }
+            return state.subscription
+        }
+        stale?.dispose()
+    }
+
+    public func stopMonitoring() {
+        let (subscription, settling) = state.withLock { state in
+            defer {
+                state.running = false
+                state.subscription = nil
+                state.settling = nil
+            }
+            return (state.subscription, state.settling)
+        }
+        subscription?.dispose()
+        settling?.cancel()
+        driver.stop()
+    }
+
+    /// Re-reads every supply now.
+    public func refresh() { driver.refresh() }
+
+    /// Applies one `power_supply` uevent's properties (the path `changes` feeds).
+    ///
+    /// Runs on the calling thread; publishes when the reading changed. Does nothing when stopped.
+    public func handle(uevent properties: [String: String]) {
+        let (name, attributes) = PowerSupply.attributes(fromUevent: properties)
+        var externalChanged = false
+        driver.publish { (last) throws(SensorError) in
+            guard properties["ACTION"] == "change", let name, attributes["type"] != nil, let last,
+                let supply = try? PowerSupply.parse(name: name, attributes: attributes, origin: "uevent of \(name)")
+            else {
+                let reading = try PowerSupplyReading.read(root: root)
+                externalChanged = Self.externalOnline(last) != Self.externalOnline(reading)
+                return reading
+            }
+            let previous = last.supplies.first { $0.name == name }
+            externalChanged = supply.kind != .battery && previous?.isOnline != supply.isOnline
+            return PowerSupplyReading(supplies: last.supplies.filter { $0.name != name } + [supply])
+        }
+        if externalChanged { settle() }
+    }
+
+    /// The online state of every external supply, to notice a switch after a full re-read.
+    private static func externalOnline(_ reading: PowerSupplyReading?) -> [String: Bool?] {
+        var result: [String: Bool?] = [:]
+        for supply in reading?.supplies ?? [] where supply.kind != .battery { result[supply.name] = supply.isOnline }
+        return result
+    }
+
+    /// Re-reads every second for ``settleCount`` seconds; a switch during a run restarts the count.
+    private func settle() {
+        guard settleCount > 0 else { return }
+        let needsTimer = state.withLock { state in
+            guard state.running else { return false }
+            state.settleRemaining = settleCount
+            return state.settling == nil
+        }
+        guard needsTimer else { return }
+        let registration: EventLoop.Registration
+        do {
+            registration = try eventLoop.schedule(every: .seconds(1)) { [weak self] in self?.settleTick() }
+        } catch {
+            return  // The loop refused a timer; polling still covers the switch.
+        }
+        let keep = state.withLock { state in
+            guard state.running, state.settling == nil else { return false }
+            state.settling = registration
+            return true
+        }
+        if !keep { registration.cancel() }
+    }
+
+    private func settleTick() {
+        driver.refresh()
+        let finished = state.withLock { state in
+            state.settleRemaining -= 1
+            guard state.settleRemaining <= 0 else { return nil as EventLoop.Registration? }
+            defer { state.settling = nil }
+            return state.settling
+        }
+        finished?.cancel()
+    }
+}
