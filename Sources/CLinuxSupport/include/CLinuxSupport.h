@@ -22,6 +22,7 @@
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <sys/timerfd.h>
+#include <sys/vfs.h>
 #include <sys/uio.h>
 #include <net/if.h>
 #include <linux/if_addr.h>

@@ -7,6 +7,7 @@ import Vigil
 /// not published again, so subscribers see changes only. A failed read publishes `unavailable` and polling goes on.
 final class PollingDriver<Value>: Sendable where Value: Sendable & Equatable & Encodable & CustomStringConvertible {
     private struct State {
+        var running = false
         var timer: EventLoop.Registration?
         var extra: [EventLoop.Registration] = []
         var generation = 0
@@ -29,30 +30,39 @@ final class PollingDriver<Value>: Sendable where Value: Sendable & Equatable & E
         readings = BehaviorSubject(.pending)
     }
 
-    var isRunning: Bool { state.withLock { $0.timer != nil } }
+    var isRunning: Bool { state.withLock { $0.running } }
 
-    /// Starts the timer and reads once at once; does nothing when running.
-    func start() throws(SensorError) {
+    /// Starts (with the polling timer unless `polling` is false) and reads once at once; does nothing when running.
+    func start(polling: Bool = true) throws(SensorError) {
         let generation: Int? = state.withLock { state in
-            guard state.timer == nil else { return nil }
+            guard !state.running else { return nil }
+            state.running = true
             state.generation += 1
             return state.generation
         }
         guard let generation else { return }
-        let timer = try eventLoop.schedule(every: interval) { [weak self] in self?.refresh() }
-        let keep = state.withLock { state in
-            guard state.generation == generation, state.timer == nil else { return false }
-            state.timer = timer
-            return true
+        if polling {
+            let timer: EventLoop.Registration
+            do {
+                timer = try eventLoop.schedule(every: interval) { [weak self] in self?.refresh() }
+            } catch {
+                state.withLock { $0.running = false }
+                throw error
+            }
+            let keep = state.withLock { state in
+                guard state.generation == generation, state.running else { return false }
+                state.timer = timer
+                return true
+            }
+            if !keep { timer.cancel() }
         }
-        if !keep { timer.cancel() }
         refresh()
     }
 
     /// Adds a registration cancelled with the timer on ``stop()``; cancels it at once when not running.
     func own(_ registration: EventLoop.Registration) {
         let kept = state.withLock { state in
-            guard state.timer != nil else { return false }
+            guard state.running else { return false }
             state.extra.append(registration)
             return true
         }
@@ -63,6 +73,7 @@ final class PollingDriver<Value>: Sendable where Value: Sendable & Equatable & E
     func stop() {
         let registrations = state.withLock { state in
             state.generation += 1
+            state.running = false
             defer {
                 state.timer = nil
                 state.extra = []
@@ -83,7 +94,7 @@ final class PollingDriver<Value>: Sendable where Value: Sendable & Equatable & E
     /// overlapping refreshes never go back in time; nothing is published once the driver is stopped.
     func publish(_ produce: (Value?) throws(SensorError) -> Value?) {
         let start: (ticket: Int, last: Value?)? = state.withLock { state in
-            guard state.timer != nil else { return nil }
+            guard state.running else { return nil }
             state.ticket += 1
             return (state.ticket, state.last.value)
         }
@@ -96,7 +107,7 @@ final class PollingDriver<Value>: Sendable where Value: Sendable & Equatable & E
             next = .unavailable(reason: error.description)
         }
         let changed = state.withLock { state in
-            guard state.timer != nil, start.ticket > state.publishedTicket, state.last != next else { return false }
+            guard state.running, start.ticket > state.publishedTicket, state.last != next else { return false }
             state.publishedTicket = start.ticket
             state.last = next
             return true

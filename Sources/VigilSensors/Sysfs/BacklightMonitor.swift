@@ -1,0 +1,107 @@
+import Vigil
+
+/// One backlight under `<root>/class/backlight`: brightness as a fraction, and a way to set it.
+///
+/// The kernel calls `sysfs_notify` on `actual_brightness` when the brightness changes (hotkeys, firmware, another
+/// program), so the monitor watches it for `POLLPRI` and re-reads it from offset 0; where that is impossible (a fake
+/// tree) it polls every `pollInterval`. `change` uevents for the device (optional `changes`) trigger a re-read too.
+/// Readings are a `BehaviorSubject` holding the latest ``SystemReading`` of a ``Backlight``, published on the
+/// event-loop thread (or the thread delivering `changes`), never under a lock, and only when something changed.
+public final class BacklightMonitor: Source {
+    /// The sysfs root, `/sys` unless reading a fake or captured tree.
+    public let root: String
+    /// The backlight's directory name, for example `intel_backlight`.
+    public let device: String
+    private let watch: AttributeWatch<Backlight>
+    private let changes: (any ObservableType<[String: String]>)?
+    private let subscription = Mutex<Subscription?>(nil)
+
+    /// Creates a monitor; nothing is read until it starts.
+    ///
+    /// - Parameters:
+    ///   - device: The backlight name; `nil` for the first one under `<root>/class/backlight`.
+    ///   - root: The sysfs root.
+    ///   - pollInterval: The interval used when `actual_brightness` cannot be watched.
+    ///   - changes: Properties of `backlight` uevents; any event re-reads the backlight. `nil` for none.
+    ///   - eventLoop: The loop that watches the attribute.
+    public init(
+        device: String? = nil, root: String = "/sys", pollInterval: Duration = .seconds(1),
+        changes: (any ObservableType<[String: String]>)? = nil, eventLoop: EventLoop = .shared
+    ) {
+        let classPath = SysfsClass.path(root: root, className: "backlight")
+        let name = device ?? ((try? SysfsFile.listDirectory(classPath))?.first ?? "")
+        let directory = classPath + "/" + name
+        self.root = root
+        self.device = name
+        self.changes = changes
+        watch = AttributeWatch(
+            path: directory + "/actual_brightness", strategy: .automatic(pollInterval: pollInterval),
+            eventLoop: eventLoop
+        ) { (open) throws(SensorError) in
+            var texts = try SysfsFile.readAttributes(in: directory, names: ["brightness", "max_brightness"])
+            if let open {
+                texts["actual_brightness"] = try open.readText()
+            } else if let actual = try SysfsFile.readAttributes(in: directory, names: ["actual_brightness"]).first {
+                texts[actual.key] = actual.value
+            }
+            return try Backlight.parse(name: name, attributes: texts, origin: directory)
+        }
+    }
+
+    deinit { stopMonitoring() }
+
+    public var name: String { "Backlight" }
+    /// How the running monitor learns about changes; `nil` when stopped.
+    public var mode: UpdateMode? { watch.mode }
+    public var readings: BehaviorSubject<SystemReading<Backlight>> { watch.driver.readings }
+    public var isMonitoring: Bool { watch.isRunning }
+
+    public var availability: Availability {
+        if device.isEmpty {
+            return SysfsClass.availability(root: root, className: "backlight", noun: "backlight")
+        }
+        let directory = SysfsClass.path(root: root, className: "backlight") + "/" + device
+        return SysfsFile.isDirectory(directory)
+            ? .available : .unavailable(reason: .missingDevice, detail: "no backlight \(directory)")
+    }
+
+    public func startMonitoring() throws {
+        guard !device.isEmpty else {
+            throw SensorError.unavailable(source: name, reason: "this machine has no backlight")
+        }
+        guard !watch.isRunning else { return }
+        try watch.start()
+        let new = changes?.subscribe { [weak self] _ in self?.refresh() }
+        subscription.withLock { $0 = new }
+    }
+
+    public func stopMonitoring() {
+        subscription.withLock { subscription in
+            defer { subscription = nil }
+            return subscription
+        }?.dispose()
+        watch.stop()
+    }
+
+    /// Re-reads the backlight now.
+    public func refresh() { watch.driver.refresh() }
+
+    /// Sets the brightness, in driver steps 0...`maximumBrightness`, by writing the `brightness` attribute.
+    ///
+    /// Writing needs root or write access to the attribute (desktops usually grant it through a udev rule or
+    /// logind's `SetBrightness`); the monitor need not be running. Runs on the calling thread.
+    ///
+    /// - Throws: ``SensorError/valueOutOfRange(path:value:range:)`` for a value outside the range,
+    ///   ``SensorError/permissionDenied(path:)`` when this process may not write it, or another ``SensorError``.
+    public func set(brightness: Int) throws(SensorError) {
+        let directory = SysfsClass.path(root: root, className: "backlight") + "/" + device
+        let maximum = try AttributeParser.integer(
+            try SysfsFile.readText(directory + "/max_brightness"), path: directory + "/max_brightness")
+        guard (0...maximum).contains(brightness) else {
+            throw SensorError.valueOutOfRange(
+                path: directory + "/brightness", value: String(brightness), range: "0...\(maximum)")
+        }
+        try SysfsFile.write(String(brightness), to: directory + "/brightness")
+        refresh()
+    }
+}

@@ -1,0 +1,74 @@
+import CLinuxSupport
+import Glibc
+
+/// A sysfs or procfs attribute kept open so that it can be watched with `POLLPRI` and re-read from offset 0.
+///
+/// sysfs regenerates an attribute's text on every read from offset 0 and marks the open file as seen; a later
+/// `sysfs_notify` (or a PSI trigger) raises `POLLPRI` on it. So each read here is a `pread(2)` at offset 0 on the same
+/// descriptor, never a sequential `read`.
+final class OpenAttribute: Sendable {
+    /// The attribute's path.
+    let path: String
+    private let descriptor: FileDescriptor
+
+    /// The `f_type` of sysfs in `statfs(2)` (`SYSFS_MAGIC` in `linux/magic.h`).
+    static let sysfsMagic = 0x6265_6572
+
+    /// Opens `path` non-blocking, read-only or read-write.
+    ///
+    /// - Throws: ``SensorError/notFound(path:)``, ``SensorError/permissionDenied(path:)`` or another mapped error.
+    init(path: String, writable: Bool = false) throws(SensorError) {
+        self.path = path
+        let flags = (writable ? O_RDWR : O_RDONLY) | O_NONBLOCK | O_CLOEXEC
+        do {
+            descriptor = FileDescriptor(try retryingOnInterrupt { open(path, flags) })
+        } catch {
+            throw SensorError.from(error, call: "open", path: path)
+        }
+    }
+
+    /// The raw descriptor, for the event loop.
+    var rawValue: Int32 { descriptor.rawValue }
+
+    /// Reads the whole attribute from offset 0, trailing newlines removed. Wraps `pread(2)`.
+    func readText() throws(SensorError) -> String {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let offset = off_t(bytes.count)
+            let count: Int
+            do {
+                count = try retryingOnInterrupt {
+                    chunk.withUnsafeMutableBytes { pread(descriptor.rawValue, $0.baseAddress, $0.count, offset) }
+                }
+            } catch {
+                throw SensorError.from(error, call: "pread", path: path)
+            }
+            if count == 0 { break }
+            bytes += chunk[0..<count]
+        }
+        var text = String(decoding: bytes, as: UTF8.self)
+        while text.last == "\n" { text.removeLast() }
+        return text
+    }
+
+    /// Writes `bytes` in one `write(2)` (a PSI trigger must arrive whole).
+    func write(_ bytes: [UInt8]) throws(SensorError) {
+        do {
+            _ = try retryingOnInterrupt {
+                bytes.withUnsafeBytes { Glibc.write(descriptor.rawValue, $0.baseAddress, $0.count) }
+            }
+        } catch {
+            throw SensorError.from(error, call: "write", path: path)
+        }
+    }
+
+    /// Closes the descriptor (after its event-loop registration is cancelled).
+    func close() { descriptor.close() }
+
+    /// Whether `path` lives on a sysfs mount, where attributes can be watched with `POLLPRI`. Wraps `statfs(2)`.
+    static func isOnSysfs(_ path: String) -> Bool {
+        var info = statfs()
+        return statfs(path, &info) == 0 && Int(info.f_type) == sysfsMagic
+    }
+}
