@@ -61,14 +61,14 @@ final class AttributeWatch<Value>: Sendable where Value: Sendable & Equatable & 
         case .polling(let pollInterval): interval = pollInterval
         case .notifications: interval = .seconds(3600)
         }
-        let holder = AttributeHolder()
+        let holder = SharedValue<OpenAttribute?>(nil)
         driver = PollingDriver(interval: interval, eventLoop: eventLoop) { () throws(SensorError) in
-            try read(holder.attribute.withLock { $0 })
+            try read(holder.value)
         }
         self.holder = holder
     }
 
-    private let holder: AttributeHolder
+    private let holder: SharedValue<OpenAttribute?>
 
     var mode: UpdateMode? { state.withLock { $0.mode } }
     var isRunning: Bool { driver.isRunning }
@@ -76,7 +76,7 @@ final class AttributeWatch<Value>: Sendable where Value: Sendable & Equatable & 
     func start() throws(SensorError) {
         guard !driver.isRunning else { return }
         let watched = try watch()
-        holder.attribute.withLock { $0 = watched?.attribute }
+        holder.value = watched?.attribute
         state.withLock { state in
             state.attribute = watched?.attribute
             state.registration = watched?.registration
@@ -101,7 +101,7 @@ final class AttributeWatch<Value>: Sendable where Value: Sendable & Equatable & 
         }
         driver.stop()
         registration?.cancel()
-        holder.attribute.withLock { $0 = nil }
+        holder.value = nil
         attribute?.close()
     }
 
@@ -130,9 +130,4 @@ final class AttributeWatch<Value>: Sendable where Value: Sendable & Equatable & 
             return nil
         }
     }
-}
-
-/// The open attribute shared between a watch and its read function.
-private final class AttributeHolder: Sendable {
-    let attribute = Mutex<OpenAttribute?>(nil)
 }

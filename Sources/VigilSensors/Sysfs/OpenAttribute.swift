@@ -66,9 +66,17 @@ final class OpenAttribute: Sendable {
     /// Closes the descriptor (after its event-loop registration is cancelled).
     func close() { descriptor.close() }
 
+    /// The `f_type` of procfs in `statfs(2)` (`PROC_SUPER_MAGIC`).
+    static let procfsMagic = 0x9fa0
+
     /// Whether `path` lives on a sysfs mount, where attributes can be watched with `POLLPRI`. Wraps `statfs(2)`.
-    static func isOnSysfs(_ path: String) -> Bool {
+    static func isOnSysfs(_ path: String) -> Bool { fileSystemType(path) == sysfsMagic }
+
+    /// Whether `path` lives on a procfs mount (a real PSI file rather than a fake tree). Wraps `statfs(2)`.
+    static func isOnProcfs(_ path: String) -> Bool { fileSystemType(path) == procfsMagic }
+
+    private static func fileSystemType(_ path: String) -> Int? {
         var info = statfs()
-        return statfs(path, &info) == 0 && Int(info.f_type) == sysfsMagic
+        return statfs(path, &info) == 0 ? Int(info.f_type) : nil
     }
 }

@@ -1,0 +1,147 @@
+import Vigil
+
+/// Memory pressure from PSI (`<root>/pressure/memory`): stall averages and a level, the Linux memory warning.
+///
+/// When it starts, the monitor opens the PSI file read-write and writes a kernel trigger (by default
+/// `some 150000 1000000`: wake when tasks stall 150 ms within any 1 s window), then watches the file for `POLLPRI`,
+/// re-reading it from offset 0 on each wake-up. The kernel may refuse the trigger (`EINVAL` on kernels or cgroup
+/// setups without trigger support, `EACCES`/`EPERM` without privileges for short windows), the event loop may refuse
+/// the file, or the file may not be procfs at all (a fake tree); then the monitor polls the averages instead and
+/// says why in the reading's ``PressureStall/mode``. It polls every `pollInterval` in both modes, since nothing
+/// notifies when pressure falls again.
+///
+/// Readings are a `BehaviorSubject` holding the latest ``SystemReading`` of a ``PressureStall`` (percentages of
+/// time stalled, microseconds, a level), published on the event-loop thread, never under a lock, only on change.
+public final class MemoryPressureMonitor: Source {
+    /// A PSI trigger: wake when tasks stall at least `stall` within any `window`.
+    public struct Trigger: Sendable, Equatable {
+        /// `some` (at least one task stalled) or `full` (all tasks stalled).
+        public var kind: String
+        /// Stall time in microseconds that fires the trigger.
+        public var stallMicroseconds: Int
+        /// Window in microseconds (the kernel accepts 500 ms ... 10 s).
+        public var windowMicroseconds: Int
+
+        /// Creates a trigger; the default is `some 150000 1000000`.
+        public init(kind: String = "some", stallMicroseconds: Int = 150_000, windowMicroseconds: Int = 1_000_000) {
+            self.kind = kind
+            self.stallMicroseconds = stallMicroseconds
+            self.windowMicroseconds = windowMicroseconds
+        }
+
+        /// The text written to the PSI file, NUL-terminated as the kernel expects.
+        var bytes: [UInt8] { Array("\(kind) \(stallMicroseconds) \(windowMicroseconds)".utf8) + [0] }
+    }
+
+    private struct State {
+        var attribute: OpenAttribute?
+        var registration: EventLoop.Registration?
+    }
+
+    /// The PSI file read.
+    public let path: String
+    /// The trigger to register, or `nil` to poll only.
+    public let trigger: Trigger?
+    private let eventLoop: EventLoop
+    private let driver: PollingDriver<PressureStall>
+    private let mode = SharedValue<PressureStall.Mode>(.snapshot)
+    private let open = SharedValue<OpenAttribute?>(nil)
+    private let state = Mutex(State())
+
+    /// Creates a monitor; nothing is read until it starts.
+    ///
+    /// - Parameters:
+    ///   - root: The procfs root, `/proc` unless reading a fake or captured tree.
+    ///   - trigger: The PSI trigger to register; `nil` to poll only.
+    ///   - pollInterval: How often the averages are re-read (default 5 s).
+    ///   - thresholds: The avg10 percentages of the warning and critical levels.
+    ///   - eventLoop: The loop that watches the trigger and runs the timer.
+    public init(
+        root: String = "/proc", trigger: Trigger? = Trigger(), pollInterval: Duration = .seconds(5),
+        thresholds: PressureStall.Thresholds = .init(), eventLoop: EventLoop = .shared
+    ) {
+        let path = root + "/pressure/memory"
+        self.path = path
+        self.trigger = trigger
+        self.eventLoop = eventLoop
+        let mode = self.mode
+        let open = self.open
+        driver = PollingDriver(interval: pollInterval, eventLoop: eventLoop) { () throws(SensorError) in
+            let text: String
+            if let attribute = open.value {
+                text = try attribute.readText()
+            } else {
+                text = try SysfsFile.readText(path)
+            }
+            return try PressureStall.parse(text, path: path, thresholds: thresholds, mode: mode.value)
+        }
+    }
+
+    deinit { stopMonitoring() }
+
+    public var name: String { "Memory pressure" }
+    public var readings: BehaviorSubject<SystemReading<PressureStall>> { driver.readings }
+    public var isMonitoring: Bool { driver.isRunning }
+
+    public var availability: Availability {
+        ProcfsFile.availability(path, what: "pressure stall information (build with CONFIG_PSI, boot with psi=1)")
+    }
+
+    public func startMonitoring() throws {
+        guard !driver.isRunning else { return }
+        let (attribute, registration, chosen) = armTrigger()
+        mode.value = chosen
+        open.value = attribute
+        state.withLock { state in
+            state.attribute = attribute
+            state.registration = registration
+        }
+        do {
+            try driver.start()
+        } catch {
+            stopMonitoring()
+            throw error
+        }
+    }
+
+    public func stopMonitoring() {
+        let (registration, attribute) = state.withLock { state in
+            defer {
+                state.registration = nil
+                state.attribute = nil
+            }
+            return (state.registration, state.attribute)
+        }
+        driver.stop()
+        registration?.cancel()
+        open.value = nil
+        attribute?.close()
+    }
+
+    /// Re-reads the averages now.
+    public func refresh() { driver.refresh() }
+
+    /// Writes the trigger and registers for `POLLPRI`, or says why polling is used instead.
+    private func armTrigger() -> (OpenAttribute?, EventLoop.Registration?, PressureStall.Mode) {
+        guard let trigger else { return (nil, nil, .polling(reason: "no trigger requested")) }
+        guard OpenAttribute.isOnProcfs(path) else {
+            return (nil, nil, .polling(reason: "\(path) is not on procfs, so no trigger can be written"))
+        }
+        let attribute: OpenAttribute
+        do {
+            attribute = try OpenAttribute(path: path, writable: true)
+            try attribute.write(trigger.bytes)
+        } catch {
+            return (nil, nil, .polling(reason: "the kernel refused the trigger: \(error)"))
+        }
+        do {
+            let registration = try eventLoop.register(fileDescriptor: attribute.rawValue, interest: .priority) {
+                [weak self] _ in self?.driver.refresh()
+            }
+            return (attribute, registration, .trigger)
+        } catch {
+            attribute.close()
+            return (nil, nil, .polling(reason: "the trigger cannot be watched: \(error)"))
+        }
+    }
+}

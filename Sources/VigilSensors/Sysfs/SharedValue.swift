@@ -1,0 +1,11 @@
+/// A value shared between a source and the read function it gave its driver, behind a lock.
+final class SharedValue<Value: Sendable>: Sendable {
+    private let storage: Mutex<Value>
+
+    init(_ value: Value) { storage = Mutex(value) }
+
+    var value: Value {
+        get { storage.withLock { $0 } }
+        set { storage.withLock { $0 = newValue } }
+    }
+}
