@@ -1,0 +1,51 @@
+import Glibc
+import Testing
+import Vigil
+import VigilSensors
+
+@Suite struct ClockChangeMonitorTests {
+    /// Descriptors of this process that are realtime timerfds armed with TFD_TIMER_ABSTIME | TFD_TIMER_CANCEL_ON_SET,
+    /// as `/proc/self/fdinfo` reports them (`clockid: 0`, `settime flags: 03`).
+    static func cancelOnSetTimers() -> Int {
+        guard let directory = opendir("/proc/self/fdinfo") else { return -1 }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            names.append(
+                withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) })
+        }
+        closedir(directory)
+        return names.filter { name in
+            guard name.first?.isNumber == true, let info = ProcessProbe.readFile("/proc/self/fdinfo/" + name) else {
+                return false
+            }
+            return info.contains("clockid: 0") && info.contains("settime flags: 03")
+        }.count
+    }
+
+    @Test func armsARealtimeCancelOnSetTimerAndReleasesIt() throws {
+        // Setting the wall clock is not allowed in tests and time namespaces do not virtualise CLOCK_REALTIME, so
+        // the ECANCELED path cannot be driven here. What can be checked against the kernel: the monitor holds a
+        // realtime timerfd armed absolute with cancel-on-set while it runs (per /proc/self/fdinfo), nothing is
+        // reported while the clock is left alone, and the timer is gone after stop.
+        let monitor = ClockChangeMonitor()
+        #expect(monitor.availability == .available)
+        let before = Self.cancelOnSetTimers()
+        let events = Mutex(0)
+        let subscription = monitor.readings.subscribe { _ in events.withLock { $0 += 1 } }
+        try monitor.startMonitoring()
+        #expect(monitor.isMonitoring)
+        #expect(Self.cancelOnSetTimers() == before + 1)
+        usleepSeconds(0.3)
+        #expect(events.withLock { $0 } == 0)
+        monitor.stopMonitoring()
+        subscription.dispose()
+        #expect(!monitor.isMonitoring)
+        #expect(Self.cancelOnSetTimers() == before)
+    }
+
+    @Test func eventDescribesTheTimeInUTC() {
+        #expect(
+            ClockChange(secondsSinceEpoch: 1_700_000_000.5).description == "wall clock set; now 2023-11-14 22:13:20 UTC"
+        )
+    }
+}
