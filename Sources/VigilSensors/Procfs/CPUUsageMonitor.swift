@@ -17,7 +17,7 @@ extension PolledMonitor where Value == CPUUsage {
         let previous = Mutex<[CPUTimes]?>(nil)
         self.init(
             name: "CPU", interval: interval, eventLoop: eventLoop,
-            availability: { ProcfsFile.availability(path, what: "CPU statistics") },
+            availability: { Availability.procfs(path, what: "CPU statistics") },
             read: { () throws(SensorError) in
                 let times = try CPUTimes.parse(try SysfsFile.readText(path), path: path)
                 let earlier = previous.withLock { previous in

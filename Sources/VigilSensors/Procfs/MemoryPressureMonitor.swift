@@ -84,7 +84,7 @@ public final class MemoryPressureMonitor: Source {
     public var isMonitoring: Bool { driver.isRunning }
 
     public var availability: Availability {
-        ProcfsFile.availability(path, what: "pressure stall information (build with CONFIG_PSI, boot with psi=1)")
+        Availability.procfs(path, what: "pressure stall information (build with CONFIG_PSI, boot with psi=1)")
     }
 
     public func startMonitoring() throws {

@@ -12,7 +12,7 @@ extension PolledMonitor where Value == MemoryUsage {
         let path = root + "/meminfo"
         self.init(
             name: "Memory", interval: interval, eventLoop: eventLoop,
-            availability: { ProcfsFile.availability(path, what: "memory statistics") },
+            availability: { Availability.procfs(path, what: "memory statistics") },
             read: { () throws(SensorError) in try MemoryUsage.parse(try SysfsFile.readText(path), path: path) })
     }
 }

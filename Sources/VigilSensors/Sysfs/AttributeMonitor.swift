@@ -49,16 +49,7 @@ where Value: Sendable & Equatable & Encodable & CustomStringConvertible {
     public var isMonitoring: Bool { watch.isRunning }
 
     public var availability: Availability {
-        do {
-            _ = try SysfsFile.readText(path)
-            return .available
-        } catch .notFound {
-            return .unavailable(reason: .missingDevice, detail: "no \(path)")
-        } catch .permissionDenied {
-            return .unavailable(reason: .permissionDenied, detail: "\(path) cannot be read")
-        } catch {
-            return .unavailable(reason: .kernelLacksInterface, detail: error.description)
-        }
+        .checking(path, missing: (.missingDevice, "no \(path)"))
     }
 
     /// Starts watching.

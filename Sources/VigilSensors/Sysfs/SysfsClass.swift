@@ -43,15 +43,12 @@ extension SysfsClass {
         root: String, className: String, noun: String, include: (String) -> Bool = { _ in true }
     ) -> Availability {
         let classPath = path(root: root, className: className)
-        do {
-            if try SysfsFile.listDirectory(classPath).contains(where: include) { return .available }
-            return .unavailable(reason: .missingDevice, detail: "this machine has no \(noun) (\(classPath) is empty)")
-        } catch .notFound {
-            return .unavailable(reason: .missingDevice, detail: "this machine has no \(noun) (no \(classPath))")
-        } catch .permissionDenied {
-            return .unavailable(reason: .permissionDenied, detail: "\(classPath) cannot be read")
-        } catch {
-            return .unavailable(reason: .kernelLacksInterface, detail: error.description)
-        }
+        var hasDevice = false
+        let readable = Availability.checking(
+            classPath, missing: (.missingDevice, "this machine has no \(noun) (no \(classPath))"),
+            read: { (path) throws(SensorError) in hasDevice = try SysfsFile.listDirectory(path).contains(where: include)
+            })
+        guard readable.isAvailable, !hasDevice else { return readable }
+        return .unavailable(reason: .missingDevice, detail: "this machine has no \(noun) (\(classPath) is empty)")
     }
 }
