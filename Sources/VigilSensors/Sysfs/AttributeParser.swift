@@ -23,14 +23,6 @@ enum AttributeParser {
         return value
     }
 
-    /// Parses a non-negative decimal integer that may exceed `Int.max` (procfs counters).
-    static func unsigned(_ text: String, path: String) throws(SensorError) -> UInt64 {
-        guard let value = UInt64(text.trimmingWhitespace()) else {
-            throw SensorError.malformedValue(path: path, text: text, expected: "a non-negative integer")
-        }
-        return value
-    }
-
     /// Parses a finite decimal number such as `"12.34"`.
     static func double(_ text: String, path: String) throws(SensorError) -> Double {
         let trimmed = text.trimmingWhitespace()
