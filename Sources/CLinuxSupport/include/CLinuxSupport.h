@@ -30,6 +30,7 @@
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
 
+#include "VigilLock.h"
 #include "VigilMembarrier.h"
 
 #ifndef TFD_TIMER_CANCEL_ON_SET
