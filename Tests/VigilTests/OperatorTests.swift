@@ -98,7 +98,12 @@ import Vigil
         do {
             let token = LifetimeToken()
             weakToken = token
-            subscription = recorder.subscribe(to: Observable.merge(left.asObservable(), left.map { _ = token; return $0 }))
+            subscription = recorder.subscribe(
+                to: Observable.merge(
+                    left.asObservable(),
+                    left.map {
+                        _ = token; return $0
+                    }))
         }
         left.publish(1)
         #expect(recorder.values == [1, 1])
@@ -169,7 +174,11 @@ import Vigil
         do {
             let token = LifetimeToken()
             weakToken = token
-            subscription = Observable.combineLatest(a.map { _ = token; return $0 }, a).subscribe { _ in }
+            subscription = Observable.combineLatest(
+                a.map {
+                    _ = token; return $0
+                }, a
+            ).subscribe { _ in }
         }
         #expect(weakToken != nil)
         subscription.dispose()
