@@ -4,8 +4,10 @@ import Vigil
 ///
 /// How it learns about changes is chosen per attribute when it starts (see ``UpdateStrategy``): with the default
 /// `.automatic`, an attribute on a sysfs mount (`statfs(2)` says `SYSFS_MAGIC`) that the event loop accepts for
-/// `POLLPRI` is watched for notifications and re-read from offset 0 on each one; anything else (procfs, a fake tree
-/// on tmpfs, a file epoll refuses) is polled at the interval. ``mode`` says what was chosen. The kernel cannot say
+/// `POLLPRI` is watched for notifications and re-read from offset 0 on each one, and also re-read at the interval
+/// (kernfs does not wake pollers when the device goes away); anything else (procfs, a fake tree on tmpfs, a file
+/// epoll refuses) is polled at the interval. If a watched attribute stops reading (its device went away), watching
+/// ends and polling takes over. ``mode`` says what is in use. The kernel cannot say
 /// whether a driver ever calls `sysfs_notify` for an attribute, so use `.polling` for attributes not documented to
 /// notify (most of them), `.automatic` or `.notifications` for those that are (for example `actual_brightness`,
 /// RAID `sync_action`, `power/wakeup_count` on some drivers).

@@ -2,11 +2,12 @@ import Vigil
 
 /// How an ``AttributeMonitor`` (or ``BacklightMonitor``) learns that an attribute changed.
 public enum UpdateStrategy: Sendable, Equatable {
-    /// `POLLPRI` notifications when the attribute is on sysfs and the event loop accepts it, otherwise polling at
-    /// `pollInterval`. sysfs cannot tell whether a driver ever calls `sysfs_notify` for an attribute, so choose
-    /// ``polling(_:)`` for attributes not documented to notify.
+    /// `POLLPRI` notifications when the attribute is on sysfs and the event loop accepts it (with a re-read every
+    /// `pollInterval` as a safety net), otherwise polling at `pollInterval`. sysfs cannot tell whether a driver ever
+    /// calls `sysfs_notify` for an attribute, so choose ``polling(_:)`` for attributes not documented to notify.
     case automatic(pollInterval: Duration)
-    /// `POLLPRI` notifications only; starting fails if the attribute cannot be watched.
+    /// `POLLPRI` notifications only; starting fails if the attribute cannot be watched. A device that goes away is
+    /// noticed only at the next notification.
     case notifications
     /// Re-reading every interval.
     case polling(Duration)
@@ -84,6 +85,9 @@ final class AttributeWatch<Value>: Sendable where Value: Sendable & Equatable & 
         }
         do {
             try driver.start(polling: watched == nil)
+            if watched != nil, strategy != .notifications {
+                driver.own(try eventLoop.schedule(every: driver.interval) { [weak self] in self?.notified() })
+            }
         } catch {
             stop()
             throw error
@@ -105,6 +109,32 @@ final class AttributeWatch<Value>: Sendable where Value: Sendable & Equatable & 
         attribute?.close()
     }
 
+    /// A `POLLPRI` wake-up or a safety-net tick: re-read; if the read fails, stop watching and poll instead.
+    ///
+    /// kernfs does not wake pollers when an attribute's device goes away, so with `.automatic` a timer at the poll
+    /// interval also runs this: it catches a vanished device (and drivers that change a value without notifying).
+    /// Once the open attribute fails, the registration is cancelled (a removed node would otherwise report
+    /// `POLLERR | POLLPRI` on every wake-up of a level-triggered epoll) and the path is polled from then on.
+    private func notified() {
+        driver.refresh()
+        guard case .unavailable = driver.readings.value else { return }
+        let registration: EventLoop.Registration? = state.withLock { state in
+            guard state.registration != nil else { return nil }
+            defer {
+                state.registration = nil
+                state.mode = .polling(driver.interval)
+            }
+            return state.registration
+        }
+        guard let registration else { return }
+        registration.cancel()
+        holder.value = nil
+        guard strategy == .notifications else { return }  // .automatic already has its timer
+        if let timer = try? eventLoop.schedule(every: driver.interval, handler: { [weak self] in self?.notified() }) {
+            driver.own(timer)
+        }
+    }
+
     /// Opens and registers the attribute for `POLLPRI` when the strategy allows; `nil` means poll.
     private func watch() throws(SensorError) -> (attribute: OpenAttribute, registration: EventLoop.Registration)? {
         if case .polling = strategy { return nil }
@@ -119,7 +149,7 @@ final class AttributeWatch<Value>: Sendable where Value: Sendable & Equatable & 
         }
         do {
             let registration = try eventLoop.register(fileDescriptor: attribute.rawValue, interest: .priority) {
-                [weak self] _ in self?.driver.refresh()
+                [weak self] _ in self?.notified()
             }
             return (attribute, registration)
         } catch {
