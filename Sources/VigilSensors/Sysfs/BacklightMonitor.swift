@@ -3,8 +3,8 @@ import Vigil
 /// One backlight under `<root>/class/backlight`: brightness as a fraction, and a way to set it.
 ///
 /// The kernel calls `sysfs_notify` on `actual_brightness` when the brightness changes (hotkeys, firmware, another
-/// program), so the monitor watches it for `POLLPRI` and re-reads it from offset 0; where that is impossible (a fake
-/// tree) it polls every `pollInterval`. `change` uevents for the device (optional `changes`) trigger a re-read too.
+/// program), so the monitor watches it for `POLLPRI` and re-reads it from offset 0, with a safety-net re-read every
+/// `pollInterval`; where watching is impossible (a fake tree) it polls every `pollInterval`. `change` uevents for the device (optional `changes`) trigger a re-read too.
 /// Readings are a `BehaviorSubject` holding the latest ``SystemReading`` of a ``Backlight``, published on the
 /// event-loop thread (or the thread delivering `changes`), never under a lock, and only when something changed.
 public final class BacklightMonitor: Source {
@@ -21,7 +21,8 @@ public final class BacklightMonitor: Source {
     /// - Parameters:
     ///   - device: The backlight name; `nil` for the first one under `<root>/class/backlight`.
     ///   - root: The sysfs root.
-    ///   - pollInterval: The interval used when `actual_brightness` cannot be watched.
+    ///   - pollInterval: The safety-net re-read interval, and the polling interval when `actual_brightness` cannot be
+    ///     watched.
     ///   - changes: Properties of `backlight` uevents; any event re-reads the backlight. `nil` for none.
     ///   - eventLoop: The loop that watches the attribute.
     public init(
