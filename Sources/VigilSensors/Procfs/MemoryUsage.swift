@@ -16,8 +16,21 @@ public struct MemoryUsage: Sendable, Equatable, Encodable, CustomStringConvertib
     public let swapFreeBytes: UInt64
 
     /// The fraction of RAM not available, 0...1.
-    public var usedFraction: Double {
-        totalBytes == 0 ? 0 : Double(totalBytes - min(availableBytes, totalBytes)) / Double(totalBytes)
+    public let usedFraction: Double
+
+    /// Creates a reading from byte counts; ``usedFraction`` is derived from total and available.
+    public init(
+        totalBytes: UInt64, availableBytes: UInt64, freeBytes: UInt64, cacheBytes: UInt64, swapTotalBytes: UInt64,
+        swapFreeBytes: UInt64
+    ) {
+        self.totalBytes = totalBytes
+        self.availableBytes = availableBytes
+        self.freeBytes = freeBytes
+        self.cacheBytes = cacheBytes
+        self.swapTotalBytes = swapTotalBytes
+        self.swapFreeBytes = swapFreeBytes
+        usedFraction =
+            totalBytes == 0 ? 0 : Double(totalBytes - min(availableBytes, totalBytes)) / Double(totalBytes)
     }
 
     /// Parses the text of `/proc/meminfo`.

@@ -23,14 +23,15 @@ public struct StorageUsage: Sendable, Equatable, Encodable, CustomStringConverti
         totalBytes = multiply(blocks)
         freeBytes = min(multiply(freeBlocks), totalBytes)
         availableBytes = min(multiply(availableBlocks), totalBytes)
+        let used = totalBytes - freeBytes
+        let (usable, overflow) = used.addingReportingOverflow(availableBytes)
+        usedFraction =
+            overflow
+            ? Double(used) / (Double(used) + Double(availableBytes)) : usable == 0 ? 0 : Double(used) / Double(usable)
     }
 
     /// The fraction used of the space available to users (used / (used + available)), as `df` reports it.
-    public var usedFraction: Double {
-        let used = totalBytes - freeBytes
-        let usable = used + availableBytes
-        return usable == 0 ? 0 : Double(used) / Double(usable)
-    }
+    public let usedFraction: Double
 
     /// Reads the file system holding `mountPoint`. Wraps `statvfs(3)`.
     ///
