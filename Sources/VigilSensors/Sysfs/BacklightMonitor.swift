@@ -92,9 +92,13 @@ public final class BacklightMonitor: Source {
     /// Writing needs root or write access to the attribute (desktops usually grant it through a udev rule or
     /// logind's `SetBrightness`); the monitor need not be running. Runs on the calling thread.
     ///
-    /// - Throws: ``SensorError/valueOutOfRange(path:value:range:)`` for a value outside the range,
+    /// - Throws: ``SensorError/unavailable(source:reason:)`` without a backlight,
+    ///   ``SensorError/valueOutOfRange(path:value:range:)`` for a value outside the range,
     ///   ``SensorError/permissionDenied(path:)`` when this process may not write it, or another ``SensorError``.
     public func set(brightness: Int) throws(SensorError) {
+        guard !device.isEmpty else {
+            throw SensorError.unavailable(source: name, reason: "this machine has no backlight")
+        }
         let directory = SysfsClass.path(root: root, className: "backlight") + "/" + device
         let maximum = try AttributeParser.integer(
             try SysfsFile.readText(directory + "/max_brightness"), path: directory + "/max_brightness")

@@ -18,14 +18,19 @@ public struct PowerSupplyReading: Sendable, Equatable, Encodable, CustomStringCo
     public let powerSource: PowerSource
 
     /// Builds a reading from supplies; peripheral batteries (scope `Device`) never count as the system battery.
+    ///
+    /// With a system battery, the power source is external when a mains, USB or wireless supply is online; when no
+    /// such supply reports `online`, a charging battery means external power, anything else battery power.
     public init(supplies: [PowerSupply]) {
         self.supplies = supplies.sorted { $0.name < $1.name }
         let batteries = supplies.filter { $0.kind == .battery && $0.scope != .device && $0.isPresent != false }
+        let external = supplies.filter { $0.kind != .battery && $0.isOnline != nil }
         if batteries.isEmpty {
             powerSource = .noBattery
-        } else if supplies.contains(where: { $0.kind != .battery && $0.isOnline == true }) {
-            powerSource = .external
-        } else if batteries.contains(where: { $0.status == .charging || $0.status == .full }) {
+        } else if !external.isEmpty {
+            // Adapters that report `online` are the authority; battery status lags behind a plug or unplug.
+            powerSource = external.contains { $0.isOnline == true } ? .external : .battery
+        } else if batteries.contains(where: { $0.status == .charging }) {
             powerSource = .external
         } else {
             powerSource = .battery

@@ -181,3 +181,22 @@ import VigilSensors
         }
     }
 }
+
+extension PowerSupplyTests {
+    @Test(arguments: [
+        (String?("0"), "Full", PowerSupplyReading.PowerSource.battery), ("1", "Discharging", .external),
+        ("0", "Charging", .battery), (nil, "Charging", .external), (nil, "Full", .battery),
+    ])
+    func adapterStateDecidesThePowerSource(online: String?, status: String, source: PowerSupplyReading.PowerSource)
+        throws
+    {
+        var battery = Self.energyBattery
+        battery["status"] = status
+        var supplies = [try PowerSupply.parse(name: "BAT0", attributes: battery, origin: "BAT0")]
+        if let online {
+            supplies.append(
+                try PowerSupply.parse(name: "AC", attributes: ["type": "Mains", "online": online], origin: "AC"))
+        }
+        #expect(PowerSupplyReading(supplies: supplies).powerSource == source)
+    }
+}
