@@ -2,7 +2,7 @@ import Vigil
 
 /// CPU use from `<root>/stat` deltas, total and per core, as fractions 0...1; polled (default every 1 s).
 ///
-/// The first reading arrives one interval after start (a usage needs two samples).
+/// The first reading arrives one interval after each start (a usage needs two samples of the same run).
 public typealias CPUUsageMonitor = PolledMonitor<CPUUsage>
 
 extension PolledMonitor where Value == CPUUsage {
@@ -18,6 +18,7 @@ extension PolledMonitor where Value == CPUUsage {
         self.init(
             name: "CPU", interval: interval, eventLoop: eventLoop,
             availability: { Availability.procfs(path, what: "CPU statistics") },
+            onStart: { previous.withLock { $0 = nil } },  // a restart measures from its own first sample
             read: { () throws(SensorError) in
                 let times = try CPUTimes.parse(try SysfsFile.readText(path), path: path)
                 let earlier = previous.withLock { previous in

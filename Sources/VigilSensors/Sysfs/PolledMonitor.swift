@@ -24,15 +24,27 @@ where Value: Sendable & Equatable & Encodable & CustomStringConvertible {
     ///   - eventLoop: The loop that runs the timer.
     ///   - availability: Says whether the source can run here, without starting it.
     ///   - read: Reads one value on the event-loop thread; `nil` when there is nothing to report yet.
-    public init(
+    public convenience init(
         name: String, interval: Duration, eventLoop: EventLoop = .shared,
         availability: @escaping @Sendable () -> Availability,
         read: @escaping @Sendable () throws(SensorError) -> Value?
     ) {
+        self.init(
+            name: name, interval: interval, eventLoop: eventLoop, availability: availability, onStart: nil, read: read)
+    }
+
+    /// The designated initializer; `onStart` runs on the starting thread before the first read of each run.
+    init(
+        name: String, interval: Duration, eventLoop: EventLoop, availability: @escaping @Sendable () -> Availability,
+        onStart: (@Sendable () -> Void)?, read: @escaping @Sendable () throws(SensorError) -> Value?
+    ) {
         self.name = name
         self.check = availability
+        self.onStart = onStart
         driver = PollingDriver(interval: interval, eventLoop: eventLoop, read: read)
     }
+
+    private let onStart: (@Sendable () -> Void)?
 
     deinit { driver.stop() }
 
@@ -43,7 +55,11 @@ where Value: Sendable & Equatable & Encodable & CustomStringConvertible {
     public var isMonitoring: Bool { driver.isRunning }
     public var availability: Availability { check() }
 
-    public func startMonitoring() throws { try driver.start() }
+    public func startMonitoring() throws {
+        guard !driver.isRunning else { return }
+        onStart?()
+        try driver.start()
+    }
     public func stopMonitoring() { driver.stop() }
 
     /// Reads now instead of waiting for the next tick (does nothing when stopped).

@@ -51,3 +51,24 @@ import VigilSensors
         #expect(!CPUUsageMonitor(root: tree.root).availability.isAvailable)
     }
 }
+
+extension ProcfsMonitorTests {
+    @Test func cpuUsageIsMeasuredWithinOneRun() throws {
+        let tree = FakeSysfsTree()
+        let monitor = CPUUsageMonitor(root: tree.root, interval: .seconds(3600))
+        tree.write("stat", "cpu  0 0 0 100 0\ncpu0 0 0 0 100 0\n")
+        try monitor.startMonitoring()
+        #expect(monitor.readings.value == .pending)
+        tree.write("stat", "cpu  50 0 0 150 0\ncpu0 50 0 0 150 0\n")
+        monitor.refresh()
+        #expect(monitor.readings.value.value?.total == 0.5)
+        monitor.stopMonitoring()
+        tree.write("stat", "cpu  50 0 0 1150 0\ncpu0 50 0 0 1150 0\n")
+        try monitor.startMonitoring()
+        defer { monitor.stopMonitoring() }
+        tree.write("stat", "cpu  150 0 0 1150 0\ncpu0 150 0 0 1150 0\n")
+        monitor.refresh()
+        // Busy 100 of 100 ticks since this run's first sample; across the stop it would be 100 of 1100.
+        #expect(monitor.readings.value.value?.total == 1.0)
+    }
+}
