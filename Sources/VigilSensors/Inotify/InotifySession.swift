@@ -133,6 +133,10 @@ final class InotifySession: Sendable {
                     FileSystemEvent(
                         kind: .overflow, path: target.rootPath,
                         detail: "the kernel dropped events (fs.inotify.max_queued_events); rescan"))
+                // Directories created during the loss have no watch yet: walk the tree again to add them.
+                if case .directory(let path, true) = target {
+                    watchSubtree(path, isRoot: true, report: false, state: &state, events: &events)
+                }
                 continue
             }
             guard let directory = state.table[record.watchDescriptor] else { continue }
@@ -189,15 +193,7 @@ final class InotifySession: Sendable {
         } else if mask & (Inotify.create | Inotify.movedTo) != 0 {
             events.append(FileSystemEvent(kind: .created, path: path, isDirectory: isDirectory))
             if recursive && isDirectory {
-                var failures: [(String, SensorError)] = []
-                watchTree(
-                    path, isRoot: false, recursive: true, report: true, stopOnFailure: false,
-                    state: &state, events: &events, failures: &failures)
-                for (directory, error) in failures {
-                    events.append(
-                        FileSystemEvent(
-                            kind: .watchFailed, path: directory, isDirectory: true, detail: error.description))
-                }
+                watchSubtree(path, isRoot: false, report: true, state: &state, events: &events)
             }
         } else if mask & Inotify.delete != 0 {
             events.append(FileSystemEvent(kind: .deleted, path: path, isDirectory: isDirectory))
@@ -242,6 +238,19 @@ final class InotifySession: Sendable {
     }
 
     // MARK: - Watching
+
+    /// Watches a directory tree while running; a directory that cannot be watched becomes a `watchFailed` event.
+    private func watchSubtree(
+        _ directory: String, isRoot: Bool, report: Bool, state: inout State, events: inout [FileSystemEvent]
+    ) {
+        var failures: [(String, SensorError)] = []
+        watchTree(
+            directory, isRoot: isRoot, recursive: true, report: report, stopOnFailure: false,
+            state: &state, events: &events, failures: &failures)
+        for (path, error) in failures {
+            events.append(FileSystemEvent(kind: .watchFailed, path: path, isDirectory: true, detail: error.description))
+        }
+    }
 
     /// Watches `directory` and, if `recursive`, every directory below it; adds the watch before listing, so an entry
     /// created meanwhile is either listed or reported by the new watch. With `report`, lists entries as created.

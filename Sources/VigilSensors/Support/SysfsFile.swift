@@ -84,10 +84,11 @@ enum SysfsFile {
         }
         defer { closedir(directory) }
         var names: [String] = []
+        // d_name is read in place: a record is only as long as its name, so copying the 256-byte field would read
+        // past the end of the kernel's buffer.
+        let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
         while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
+            let name = String(cString: (UnsafeRawPointer(entry) + nameOffset).assumingMemoryBound(to: CChar.self))
             if name != "." && name != ".." { names.append(name) }
         }
         return names.sorted()

@@ -15,6 +15,14 @@ final class EventRecorder: Sendable {
         subscription.withLock { $0 = token }
     }
 
+    /// A started monitor for `path` and a recorder of its events.
+    static func started(_ path: String, recursive: Bool = false) throws -> (FileSystemMonitor, EventRecorder) {
+        let monitor = FileSystemMonitor(path: path, recursive: recursive)
+        let recorder = EventRecorder(monitor)
+        try monitor.startMonitoring()
+        return (monitor, recorder)
+    }
+
     var all: [FileSystemEvent] { events.withLock { $0 } }
 
     func contains(_ kind: FileSystemEvent.Kind, _ path: String, oldPath: String? = nil) -> Bool {

@@ -24,7 +24,7 @@ extension InotifyKernelTests {
             // A private loop, so blocking its thread does not stall other tests.
             let loop = EventLoop()
             defer { loop.shutdown() }
-            let monitor = FileSystemMonitor(path: directory.path, loop: loop)
+            let monitor = FileSystemMonitor(path: directory.path, recursive: true, loop: loop)
             let blocked = DispatchSemaphore(value: 0)
             let release = DispatchSemaphore(value: 0)
             let blockedOnce = Atomic<Bool>(false)
@@ -44,10 +44,14 @@ extension InotifyKernelTests {
                 let fd = open(directory.file("burst\(index)"), O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
                 close(fd)
             }
+            // The queue is full: this directory's creation is lost, so only the rescan after overflow can watch it.
+            mkdir(directory.file("lost"), 0o755)
             release.signal()
             #expect(await recorder.waitFor(.overflow, directory.path))
             writeFile(directory.file("after"))
             #expect(await recorder.waitFor(.created, directory.file("after")))
+            writeFile(directory.file("lost/inside"))
+            #expect(await recorder.waitFor(.created, directory.file("lost/inside")))
         }
 
         @Test func watchLimitIsReportedWithItsNameAndValue() async throws {

@@ -7,9 +7,7 @@ extension InotifyKernelTests {
         @Test func reportsEveryKindInADirectory() async throws {
             let directory = TemporaryDirectory()
             defer { directory.remove() }
-            let monitor = FileSystemMonitor(path: directory.path)
-            let recorder = EventRecorder(monitor)
-            try monitor.startMonitoring()
+            let (monitor, recorder) = try EventRecorder.started(directory.path)
             defer { monitor.stopMonitoring() }
             let file = directory.file("a.txt")
 
@@ -38,9 +36,7 @@ extension InotifyKernelTests {
             }
             writeFile(directory.file("leaving"))
             writeFile(outside.file("arriving"))
-            let monitor = FileSystemMonitor(path: directory.path)
-            let recorder = EventRecorder(monitor)
-            try monitor.startMonitoring()
+            let (monitor, recorder) = try EventRecorder.started(directory.path)
             defer { monitor.stopMonitoring() }
             rename(directory.file("leaving"), outside.file("left"))
             rename(outside.file("arriving"), directory.file("arrived"))
@@ -53,9 +49,7 @@ extension InotifyKernelTests {
             defer { parent.remove() }
             let watched = parent.file("watched")
             mkdir(watched, 0o755)
-            let monitor = FileSystemMonitor(path: watched)
-            let recorder = EventRecorder(monitor)
-            try monitor.startMonitoring()
+            let (monitor, recorder) = try EventRecorder.started(watched)
             defer { monitor.stopMonitoring() }
             rmdir(watched)
             #expect(await recorder.waitFor(.watchedObjectDeleted, watched))
@@ -67,9 +61,7 @@ extension InotifyKernelTests {
             defer { parent.remove() }
             let watched = parent.file("watched")
             mkdir(watched, 0o755)
-            let monitor = FileSystemMonitor(path: watched)
-            let recorder = EventRecorder(monitor)
-            try monitor.startMonitoring()
+            let (monitor, recorder) = try EventRecorder.started(watched)
             defer { monitor.stopMonitoring() }
             rename(watched, parent.file("elsewhere"))
             #expect(await recorder.waitFor(.watchedObjectMoved, watched))
@@ -80,9 +72,7 @@ extension InotifyKernelTests {
             defer { directory.remove() }
             let file = directory.file("config.txt")
             writeFile(file, "v0")
-            let monitor = FileSystemMonitor(path: file)
-            let recorder = EventRecorder(monitor)
-            try monitor.startMonitoring()
+            let (monitor, recorder) = try EventRecorder.started(file)
             defer { monitor.stopMonitoring() }
             for round in 1...3 {
                 recorder.clear()
@@ -103,9 +93,7 @@ extension InotifyKernelTests {
             defer { directory.remove() }
             let file = directory.file("f")
             writeFile(file)
-            let monitor = FileSystemMonitor(path: file)
-            let recorder = EventRecorder(monitor)
-            try monitor.startMonitoring()
+            let (monitor, recorder) = try EventRecorder.started(file)
             defer { monitor.stopMonitoring() }
             unlink(file)
             #expect(await recorder.waitFor(.watchedObjectDeleted, file))
@@ -119,9 +107,7 @@ extension InotifyKernelTests {
             let directory = TemporaryDirectory()
             defer { directory.remove() }
             mkdir(directory.file("existing"), 0o755)
-            let monitor = FileSystemMonitor(path: directory.path, recursive: true)
-            let recorder = EventRecorder(monitor)
-            try monitor.startMonitoring()
+            let (monitor, recorder) = try EventRecorder.started(directory.path, recursive: true)
             defer { monitor.stopMonitoring() }
             writeFile(directory.file("existing/one"))
             #expect(await recorder.waitFor(.created, directory.file("existing/one")))
@@ -141,9 +127,7 @@ extension InotifyKernelTests {
                 directory.remove()
                 outside.remove()
             }
-            let monitor = FileSystemMonitor(path: directory.path, recursive: true)
-            let recorder = EventRecorder(monitor)
-            try monitor.startMonitoring()
+            let (monitor, recorder) = try EventRecorder.started(directory.path, recursive: true)
             defer { monitor.stopMonitoring() }
             mkdir(directory.file("a"), 0o755)
             #expect(await recorder.waitFor(.created, directory.file("a")))
@@ -178,9 +162,7 @@ extension InotifyKernelTests {
         @Test func startStopStartAndNothingAfterStop() async throws {
             let directory = TemporaryDirectory()
             defer { directory.remove() }
-            let monitor = FileSystemMonitor(path: directory.path)
-            let recorder = EventRecorder(monitor)
-            try monitor.startMonitoring()
+            let (monitor, recorder) = try EventRecorder.started(directory.path)
             try monitor.startMonitoring()
             #expect(monitor.isMonitoring)
             writeFile(directory.file("first"))

@@ -1,25 +1,18 @@
 import Glibc
 
+@testable import VigilSensors
+
 /// Reads this process's descriptors and threads from procfs, for leak and CPU checks.
 enum ProcessProbe {
     /// The number of open descriptors, from `/proc/self/fd`.
     static func openDescriptorCount() -> Int {
-        guard let directory = opendir("/proc/self/fd") else { return -1 }
-        defer { closedir(directory) }
-        var count = 0
-        while readdir(directory) != nil { count += 1 }
-        return count - 3  // ".", ".." and the directory's own descriptor
+        (try? SysfsFile.listDirectory("/proc/self/fd").count - 1) ?? -1  // minus the listing's own descriptor
     }
 
     /// CPU ticks (user + system) of the thread named `name`, from `/proc/self/task/TID/stat`, or nil if none.
     static func cpuTicks(ofThreadNamed name: String) -> Int? {
-        guard let directory = opendir("/proc/self/task") else { return nil }
-        defer { closedir(directory) }
-        while let entry = readdir(directory) {
-            let tid = withUnsafeBytes(of: entry.pointee.d_name) {
-                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            guard tid.first?.isNumber == true, readFile("/proc/self/task/\(tid)/comm") == name else { continue }
+        for tid in (try? SysfsFile.listDirectory("/proc/self/task")) ?? []
+        where readFile("/proc/self/task/\(tid)/comm") == name {
             return readFile("/proc/self/task/\(tid)/stat").flatMap(cpuTicks(statLine:))
         }
         return nil

@@ -1,5 +1,7 @@
 import Glibc
 
+@testable import VigilSensors
+
 /// A fresh directory under `/tmp`, removed with everything in it on ``remove()``.
 struct TemporaryDirectory {
     let path: String
@@ -16,21 +18,14 @@ struct TemporaryDirectory {
     func remove() { Self.removeTree(path) }
 
     static func removeTree(_ path: String) {
-        if let directory = opendir(path) {
-            while let entry = readdir(directory) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) {
-                    String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
-                }
-                if name == "." || name == ".." { continue }
-                let child = path + "/" + name
-                var info = stat()
-                if lstat(child, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR {
-                    removeTree(child)
-                } else {
-                    unlink(child)
-                }
+        for name in (try? SysfsFile.listDirectory(path)) ?? [] {
+            let child = path + "/" + name
+            var info = stat()
+            if lstat(child, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR {
+                removeTree(child)
+            } else {
+                unlink(child)
             }
-            closedir(directory)
         }
         rmdir(path)
     }
