@@ -1,19 +1,13 @@
 import Glibc
 import Testing
 import Vigil
-import VigilSensors
+@testable import VigilSensors
 
 @Suite struct ClockChangeMonitorTests {
     /// Descriptors of this process that are realtime timerfds armed with TFD_TIMER_ABSTIME | TFD_TIMER_CANCEL_ON_SET,
     /// as `/proc/self/fdinfo` reports them (`clockid: 0`, `settime flags: 03`).
     static func cancelOnSetTimers() -> Int {
-        guard let directory = opendir("/proc/self/fdinfo") else { return -1 }
-        var names: [String] = []
-        while let entry = readdir(directory) {
-            names.append(
-                withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) })
-        }
-        closedir(directory)
+        guard let names = try? SysfsFile.listDirectory("/proc/self/fdinfo") else { return -1 }
         return names.filter { name in
             guard name.first?.isNumber == true, let info = ProcessProbe.readFile("/proc/self/fdinfo/" + name) else {
                 return false
