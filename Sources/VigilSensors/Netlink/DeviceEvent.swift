@@ -12,8 +12,9 @@ public enum DeviceEvent: Hashable, Sendable, Encodable, CustomStringConvertible 
         }
     }
 
-    private enum CodingKeys: String, CodingKey { case event, action, devpath, subsystem, devtype, driver, seqnum,
-        properties
+    private enum CodingKeys: String, CodingKey {
+        case event, action, devpath, subsystem, devtype, driver, seqnum,
+            properties
     }
 
     public func encode(to encoder: any Encoder) throws {

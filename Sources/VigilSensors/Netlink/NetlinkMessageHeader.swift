@@ -48,7 +48,7 @@ public struct NetlinkMessageHeader: Hashable, Sendable {
             else { return (messages, 1) }
             let header = NetlinkMessageHeader(
                 length: length, type: type, flags: flags, sequence: sequence, port: port)
-            messages.append((header, offset + size ..< offset + Int(length)))
+            messages.append((header, offset + size..<offset + Int(length)))
             offset += NetlinkBytes.align(Int(length))
         }
         return (messages, 0)

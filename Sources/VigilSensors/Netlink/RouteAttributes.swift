@@ -11,11 +11,12 @@ struct RouteAttributes {
         self.bytes = bytes
         var offset = range.lowerBound
         while range.upperBound - offset >= 4 {
-            guard let length = bytes.load(UInt16.self, at: offset), let rawType = bytes.load(UInt16.self, at: offset + 2),
+            guard let length = bytes.load(UInt16.self, at: offset),
+                let rawType = bytes.load(UInt16.self, at: offset + 2),
                 length >= 4, Int(length) <= range.upperBound - offset
             else { return nil }
             // NLA_F_NESTED and NLA_F_NET_BYTEORDER live in the top two bits of the type.
-            payloads[rawType & 0x3FFF] = offset + 4 ..< offset + Int(length)
+            payloads[rawType & 0x3FFF] = offset + 4..<offset + Int(length)
             offset += NetlinkBytes.align(Int(length))
         }
     }

@@ -15,6 +15,8 @@ public enum RouteMessageParser {
         public var malformed = 0
         /// Well-formed messages Vigil does not use.
         public var ignored = 0
+        /// Datagrams dropped because the kernel did not send them.
+        public var rejected = 0
 
         /// Creates an empty result.
         public init() {}
@@ -42,6 +44,22 @@ public enum RouteMessageParser {
     /// Decodes one datagram held in an array.
     public static func parse(_ bytes: [UInt8]) -> Result {
         bytes.withUnsafeBytes { parse($0) }
+    }
+
+    /// Decodes one datagram if the kernel sent it; anything from another sender is dropped unread and counted in
+    /// ``Result/rejected``.
+    public static func parse(_ bytes: UnsafeRawBufferPointer, from sender: NetlinkSender) -> Result {
+        guard sender.isKernel else {
+            var result = Result()
+            result.rejected = 1
+            return result
+        }
+        return parse(bytes)
+    }
+
+    /// Decodes one datagram held in an array if the kernel sent it.
+    public static func parse(_ bytes: [UInt8], from sender: NetlinkSender) -> Result {
+        bytes.withUnsafeBytes { parse($0, from: sender) }
     }
 
     private enum Outcome {
@@ -81,7 +99,7 @@ public enum RouteMessageParser {
             let type = bytes.load(UInt16.self, at: payload.lowerBound + 2),
             let index = bytes.load(Int32.self, at: payload.lowerBound + 4),
             let flags = bytes.load(UInt32.self, at: payload.lowerBound + 8),
-            let attributes = RouteAttributes(bytes, range: payload.lowerBound + fixed ..< payload.upperBound)
+            let attributes = RouteAttributes(bytes, range: payload.lowerBound + fixed..<payload.upperBound)
         else { return .malformed }
         // AF_BRIDGE messages describe bridge ports, not links; a DELLINK of that family does not delete the link.
         guard Int32(family) == AF_UNSPEC else { return .ignored }
@@ -108,7 +126,7 @@ public enum RouteMessageParser {
             let smallFlags = bytes.load(UInt8.self, at: payload.lowerBound + 2),
             let scope = bytes.load(UInt8.self, at: payload.lowerBound + 3),
             let index = bytes.load(UInt32.self, at: payload.lowerBound + 4),
-            let attributes = RouteAttributes(bytes, range: payload.lowerBound + fixed ..< payload.upperBound)
+            let attributes = RouteAttributes(bytes, range: payload.lowerBound + fixed..<payload.upperBound)
         else { return .malformed }
         guard let family = IPAddress.Family(addressFamily: rawFamily) else { return .ignored }
         let raw = attributes.raw(UInt16(IFA_LOCAL)) ?? attributes.raw(UInt16(IFA_ADDRESS))
@@ -131,7 +149,7 @@ public enum RouteMessageParser {
             let destinationLength = bytes.load(UInt8.self, at: payload.lowerBound + 1),
             let smallTable = bytes.load(UInt8.self, at: payload.lowerBound + 4),
             let type = bytes.load(UInt8.self, at: payload.lowerBound + 7),
-            let attributes = RouteAttributes(bytes, range: payload.lowerBound + fixed ..< payload.upperBound)
+            let attributes = RouteAttributes(bytes, range: payload.lowerBound + fixed..<payload.upperBound)
         else { return .malformed }
         guard let family = IPAddress.Family(addressFamily: rawFamily) else { return .ignored }
         let table = attributes.uint32(UInt16(RTA_TABLE.rawValue)) ?? UInt32(smallTable)
@@ -163,8 +181,9 @@ public enum RouteMessageParser {
         var offset = range.lowerBound
         while range.upperBound - offset >= 8 {
             guard let length = bytes.load(UInt16.self, at: offset), let weight = bytes.load(UInt8.self, at: offset + 3),
-                let index = bytes.load(Int32.self, at: offset + 4), length >= 8, Int(length) <= range.upperBound - offset,
-                let attributes = RouteAttributes(bytes, range: offset + 8 ..< offset + Int(length))
+                let index = bytes.load(Int32.self, at: offset + 4), length >= 8,
+                Int(length) <= range.upperBound - offset,
+                let attributes = RouteAttributes(bytes, range: offset + 8..<offset + Int(length))
             else { return nil }
             var gateway: IPAddress?
             if let raw = attributes.raw(UInt16(RTA_GATEWAY.rawValue)) {

@@ -10,12 +10,12 @@ public enum UeventParser {
         guard !bytes.isEmpty, !bytes.starts(with: udevMagic) else { return nil }
         let fields = bytes.split(separator: 0, omittingEmptySubsequences: true)
         guard let summary = fields.first, let at = summary.firstIndex(of: UInt8(ascii: "@")) else { return nil }
-        let headerAction = String(decoding: summary[summary.startIndex ..< at], as: UTF8.self)
+        let headerAction = String(decoding: summary[summary.startIndex..<at], as: UTF8.self)
         let headerPath = String(decoding: summary[(at + 1)...], as: UTF8.self)
         var properties: [String: String] = [:]
         for field in fields.dropFirst() {
             guard let equals = field.firstIndex(of: UInt8(ascii: "=")), equals > field.startIndex else { return nil }
-            let key = String(decoding: field[field.startIndex ..< equals], as: UTF8.self)
+            let key = String(decoding: field[field.startIndex..<equals], as: UTF8.self)
             properties[key] = String(decoding: field[(equals + 1)...], as: UTF8.self)
         }
         guard let actionText = properties["ACTION"], actionText == headerAction,
@@ -35,5 +35,15 @@ public enum UeventParser {
     /// Decodes one datagram held in an array.
     public static func parse(_ bytes: [UInt8]) -> Uevent? {
         bytes.withUnsafeBytes { parse($0) }
+    }
+
+    /// Decodes one datagram if the kernel sent it (port 0, uid 0 in the credentials); `nil` for any other sender.
+    public static func parse(_ bytes: UnsafeRawBufferPointer, from sender: NetlinkSender) -> Uevent? {
+        sender.isKernelWithCredentials ? parse(bytes) : nil
+    }
+
+    /// Decodes one datagram held in an array if the kernel sent it.
+    public static func parse(_ bytes: [UInt8], from sender: NetlinkSender) -> Uevent? {
+        bytes.withUnsafeBytes { parse($0, from: sender) }
     }
 }
