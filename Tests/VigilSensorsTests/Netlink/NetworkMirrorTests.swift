@@ -92,10 +92,14 @@ import VigilSensors
     }
 
     @Test func wirelessComesFromSysfs() throws {
-        let root = try NetlinkTemporaryDirectory()
-        try root.makeDirectory("class/net/wlan0/phy80211")
-        try root.makeDirectory("class/net/wlp2s0/wireless")
-        try root.makeDirectory("class/net/eth0")
+        let root = TemporaryDirectory("vigil-netlink")
+        defer { root.remove() }
+        for directory in [
+            "class", "class/net", "class/net/eth0", "class/net/wlan0", "class/net/wlan0/phy80211",
+            "class/net/wlp2s0", "class/net/wlp2s0/wireless",
+        ] {
+            #expect(mkdir(root.file(directory), 0o755) == 0)
+        }
         var state = NetworkMirror(sysfsRoot: root.path)
         mirror(
             {
