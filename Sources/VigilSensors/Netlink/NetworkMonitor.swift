@@ -22,10 +22,14 @@ public final class NetworkMonitor: Source, Sendable {
     private static let datagramsPerWakeup = 256
     /// How long ``startMonitoring()`` waits for the first complete dump.
     private static let startTimeoutMilliseconds = 10_000
+    /// How long a dump request may go unanswered before it is sent again (the kernel's answer can be lost when the
+    /// receive buffer is full).
+    private static let dumpTimeout = Duration.seconds(5)
 
     private struct State {
         var socket: NetlinkSocket?
         var registration: EventLoop.Registration?
+        var watchdog: EventLoop.Registration?
         var machine: NetworkMonitorStateMachine?
         var lastPublished: NetworkPath?
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
@@ -92,7 +96,7 @@ public final class NetworkMonitor: Source, Sendable {
             state.machine = machine
             state.lastPublished = nil
             do throws(SensorError) {
-                try perform(actions, on: socket)
+                try perform(actions, on: socket, &state)
                 try synchronize(&state, socket: socket)
             } catch {
                 socket.close()
@@ -121,15 +125,17 @@ public final class NetworkMonitor: Source, Sendable {
 
     /// Stops watching and closes the socket; the last path stays in ``readings``.
     public func stopMonitoring() {
-        let (registration, socket) = state.withLock { state in
+        let (registration, watchdog, socket) = state.withLock { state in
             defer {
                 state.registration = nil
+                state.watchdog = nil
                 state.socket = nil
                 state.machine = nil
             }
-            return (state.registration, state.socket)
+            return (state.registration, state.watchdog, state.socket)
         }
         registration?.cancel()
+        watchdog?.cancel()
         socket?.close()
     }
 
@@ -152,6 +158,25 @@ public final class NetworkMonitor: Source, Sendable {
         let outcome = state.withLock { state -> Result<NetworkPath?, SensorError> in
             Result { () throws(SensorError) -> NetworkPath? in try drain(&state) }
         }
+        deliver(outcome)
+    }
+
+    /// Sends the dump again if the request with `sequence` is still unanswered.
+    private func checkDump(sequence: UInt32) {
+        let outcome = state.withLock { state -> Result<NetworkPath?, SensorError> in
+            Result { () throws(SensorError) -> NetworkPath? in
+                guard let socket = state.socket, var machine = state.machine, machine.pendingSequence == sequence
+                else { return nil }
+                let actions = machine.restart()
+                state.machine = machine
+                try perform(actions, on: socket, &state)
+                return nil
+            }
+        }
+        deliver(outcome)
+    }
+
+    private func deliver(_ outcome: Result<NetworkPath?, SensorError>) {
         switch outcome {
         case .success(let path):
             if let path { readings.publish(path) }
@@ -191,7 +216,8 @@ public final class NetworkMonitor: Source, Sendable {
                     for envelope in result.envelopes { actions += machine.receive(envelope) }
                 }
             }
-            try perform(actions, on: socket)
+            state.machine = machine
+            try perform(actions, on: socket, &state)
         }
         return publishable(machine, &state)
     }
@@ -202,14 +228,19 @@ public final class NetworkMonitor: Source, Sendable {
         return path
     }
 
-    private func perform(_ actions: [NetworkMonitorStateMachine.Action], on socket: NetlinkSocket)
-        throws(SensorError)
-    {
+    /// Sends the requests the state machine asked for, each watched by a one-shot timer that resends the dump if no
+    /// answer comes; an expired timer whose request was answered does nothing.
+    private func perform(
+        _ actions: [NetworkMonitorStateMachine.Action], on socket: NetlinkSocket, _ state: inout State
+    ) throws(SensorError) {
         for action in actions {
             switch action {
             case .request(let step, let sequence):
                 if step == .links { counters.add(.dumps) }
                 try socket.send(NetworkMonitorStateMachine.requestBytes(step, sequence: sequence))
+                state.watchdog = try loop.schedule(after: Self.dumpTimeout) { [weak self] in
+                    self?.checkDump(sequence: sequence)
+                }
             case .fail(let errno):
                 throw SensorError.systemCall(
                     name: "rtnetlink dump", target: socket.target, errno: Errno(rawValue: errno))

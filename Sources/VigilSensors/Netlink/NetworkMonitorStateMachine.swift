@@ -61,6 +61,12 @@ struct NetworkMonitorStateMachine {
     /// The path to publish, or `nil` while a dump runs.
     var publishablePath: NetworkPath? { staging == nil ? live.path : nil }
 
+    /// The sequence number of the dump request awaiting replies, if any.
+    var pendingSequence: UInt32? { dump?.sequence }
+
+    /// Abandons the running dump (its answer never came) and starts a fresh one.
+    mutating func restart() -> [Action] { begin() }
+
     /// Starts a full dump, or, if one is running, makes it start over when it ends.
     mutating func synchronize() -> [Action] {
         guard dump == nil else {
