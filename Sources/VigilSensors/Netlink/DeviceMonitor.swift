@@ -120,10 +120,7 @@ public final class DeviceMonitor: Source, Sendable {
         guard let socket = state.socket else { return [] }
         var events: [DeviceEvent] = []
         for _ in 0..<Self.datagramsPerWakeup {
-            let received = state.buffer.withUnsafeMutableBytes { buffer in
-                Result { () throws(SensorError) in try socket.receive(into: buffer) }
-            }
-            switch try received.get() {
+            switch try socket.receive(into: &state.buffer) {
             case .wouldBlock:
                 return events
             case .overflow:

@@ -133,6 +133,14 @@ final class NetlinkSocket: Sendable {
         return .datagram(count: count, sender: sender, truncated: flags & Int32(MSG_TRUNC) != 0)
     }
 
+    /// Receives one datagram into the start of `buffer` without blocking.
+    func receive(into buffer: inout [UInt8]) throws(SensorError) -> Received {
+        let received = buffer.withUnsafeMutableBytes { bytes in
+            Result { () throws(SensorError) in try receive(into: bytes) }
+        }
+        return try received.get()
+    }
+
     /// Closes the socket; later calls do nothing.
     func close() { descriptor.close() }
 

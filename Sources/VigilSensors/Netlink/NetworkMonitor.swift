@@ -192,11 +192,8 @@ public final class NetworkMonitor: Source, Sendable {
         guard let socket = state.socket, var machine = state.machine else { return nil }
         defer { state.machine = machine }
         for _ in 0..<Self.datagramsPerWakeup {
-            let received = state.buffer.withUnsafeMutableBytes { buffer in
-                Result { () throws(SensorError) in try socket.receive(into: buffer) }
-            }
             var actions: [NetworkMonitorStateMachine.Action] = []
-            switch try received.get() {
+            switch try socket.receive(into: &state.buffer) {
             case .wouldBlock:
                 return publishable(machine, &state)
             case .overflow:
