@@ -12,6 +12,9 @@ struct NetworkMonitorTests {
         try monitor.startMonitoring()
         defer { monitor.stopMonitoring() }
         var path: NetworkPath { monitor.readings.value }
+        let emitted = Mutex<[NetworkPath]>([])
+        let recorder = monitor.readings.subscribe { next in emitted.withLock { $0.append(next) } }
+        defer { recorder.dispose() }
 
         #expect(path.interface(named: "lo")?.kind == .loopback, "the first dump is complete when start returns")
         #expect(path.status == .unsatisfied(reason: .noInterfaceUp))
@@ -70,6 +73,25 @@ struct NetworkMonitorTests {
         #expect(
             await eventually(within: 20) { path.interface(index: index) == nil && path.interface(named: "vb") == nil })
         #expect(monitor.statistics.rejected == 0 && monitor.statistics.malformed == 0)
+        let history = emitted.withLock { $0 }
+        #expect(history.last == path, "the last emission is the current path")
+        #expect(zip(history, history.dropFirst()).allSatisfy { $0 != $1 }, "only real changes are published")
+    }
+
+    @Test func rootNamespaceMonitorDoesNotSeeTheTestNamespace() async throws {
+        let namespace = try NetlinkTestNamespace()
+        defer { namespace.remove() }
+        let inside = NetworkMonitor(namespace: namespace.path)
+        let root = NetworkMonitor()
+        try inside.startMonitoring()
+        defer { inside.stopMonitoring() }
+        try root.startMonitoring()
+        defer { root.stopMonitoring() }
+        let name = "vt" + String(UInt32.random(in: 0...UInt32.max), radix: 36)
+        try namespace.ip("link", "add", name, "type", "veth", "peer", "name", name + "p")
+        #expect(await eventually(within: 20) { inside.readings.value.interface(named: name) != nil })
+        #expect(root.readings.value.interface(named: name) == nil)
+        #expect(root.readings.value.interface(named: name + "p") == nil)
     }
 
     @Test func burstWithTinyBufferAndSlowConsumerEndsEqualToIp() async throws {
