@@ -1,3 +1,4 @@
+import Glibc
 import Testing
 import Vigil
 import VigilSensors
@@ -34,6 +35,25 @@ struct DeviceMonitorTests {
         let added = try #require(all.first { $0.action == .add && $0.properties["INTERFACE"] == "dva" })
         #expect(added.devpath.hasSuffix("/net/dva") && added.seqnum != nil)
         #expect(monitor.statistics.rejected == 0 && monitor.statistics.malformed == 0)
+    }
+
+    @Test func reportsOverflowWhenTheKernelDropsEvents() async throws {
+        let namespace = try NetlinkTestNamespace()
+        defer { namespace.remove() }
+        let loop = EventLoop()
+        defer { loop.shutdown() }
+        let monitor = DeviceMonitor(namespace: namespace.path, receiveBufferSize: 1, eventLoop: loop)
+        let overflows = Mutex(0)
+        let subscription = monitor.readings.subscribe { event in
+            if event == .overflow { overflows.withLock { $0 += 1 } }
+            usleep(20_000)  // a slow consumer on the loop thread lets the socket fill up
+        }
+        defer { subscription.dispose() }
+        try monitor.startMonitoring()
+        defer { monitor.stopMonitoring() }
+        try namespace.ipBatch((0 ..< 40).map { "link add ov\($0) type veth peer name op\($0)" })
+        #expect(await eventually(within: 30) { overflows.withLock { $0 } > 0 })
+        #expect(monitor.statistics.overflows > 0)
     }
 
     @Test func filtersOtherSubsystems() async throws {
