@@ -51,7 +51,7 @@ struct DeviceMonitorTests {
         defer { subscription.dispose() }
         try monitor.startMonitoring()
         defer { monitor.stopMonitoring() }
-        try namespace.ipBatch((0 ..< 40).map { "link add ov\($0) type veth peer name op\($0)" })
+        try namespace.ipBatch((0..<40).map { "link add ov\($0) type veth peer name op\($0)" })
         #expect(await eventually(within: 30) { overflows.withLock { $0 } > 0 })
         #expect(monitor.statistics.overflows > 0)
     }
