@@ -11,6 +11,8 @@ import Vigil
 /// the receive buffer is full, ``readings`` gets ``DeviceEvent/overflow`` so consumers know to rescan.
 ///
 /// Events are published on the event-loop thread, never under a lock of the monitor.
+/// If the socket fails for good (an error other than dropped messages), ``readings`` fails with the
+/// ``SensorError`` and the monitor stops.
 public final class DeviceMonitor: Source, Sendable {
     /// The kernel's uevent multicast group (udev re-broadcasts on group 2, which Vigil does not trust).
     private static let kernelGroup: UInt32 = 1

@@ -14,6 +14,8 @@ import Vigil
 ///
 /// Readings are published on the event-loop thread (and, for the first path, on the thread that called
 /// ``startMonitoring()``), never under a lock of the monitor. Subscribe with a queue if your handler is slow.
+/// If the socket fails for good (an error other than dropped messages), ``readings`` fails with the
+/// ``SensorError`` and the monitor stops.
 public final class NetworkMonitor: Source, Sendable {
     /// The groups joined: links, IPv4 and IPv6 addresses and routes (`RTMGRP_*`).
     private static let groups = UInt32(
