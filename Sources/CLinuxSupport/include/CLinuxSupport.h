@@ -79,6 +79,24 @@ static inline unsigned char *vigil_cmsg_data(struct cmsghdr *header) { return CM
 static inline size_t vigil_cmsg_space(size_t len) { return CMSG_SPACE(len); }
 static inline size_t vigil_cmsg_len(size_t len) { return CMSG_LEN(len); }
 
+// MARK: netlink sockets (netlink(7), setns(2), unix(7) credentials)
+
+/// Moves the calling thread into the network namespace `fd` refers to (`setns(fd, CLONE_NEWNET)`).
+static inline int vigil_setns_network(int fd) { return setns(fd, CLONE_NEWNET); }
+/// The size of `struct ucred`, the payload of an `SCM_CREDENTIALS` control message.
+static inline size_t vigil_ucred_size(void) { return sizeof(struct ucred); }
+/// Whether `header` is an `SCM_CREDENTIALS` message long enough to hold a `struct ucred`.
+static inline int vigil_cmsg_is_credentials(const struct cmsghdr *header) {
+    return header->cmsg_level == SOL_SOCKET && header->cmsg_type == SCM_CREDENTIALS
+        && header->cmsg_len >= CMSG_LEN(sizeof(struct ucred));
+}
+/// The sender's uid in an `SCM_CREDENTIALS` message (check ``vigil_cmsg_is_credentials`` first).
+static inline uint32_t vigil_cmsg_credentials_uid(struct cmsghdr *header) {
+    struct ucred credentials;
+    memcpy(&credentials, CMSG_DATA(header), sizeof credentials);
+    return credentials.uid;
+}
+
 // MARK: constants Swift imports poorly (enum-like macros with casts)
 
 static inline uint32_t vigil_epollin(void) { return EPOLLIN; }
