@@ -105,3 +105,27 @@ import VigilSensors
         #expect(monitor.readings.value.value?.powerSource == .battery)
     }
 }
+
+extension PowerSupplyMonitorTests {
+    @Test func deviceMonitorEventsDriveTheRefreshPath() throws {
+        // The DeviceMonitor is not started: its subject stands in for the kernel, so no netlink socket is needed.
+        let tree = Self.laptop()
+        let devices = DeviceMonitor(subsystems: ["power_supply"])
+        let monitor = PowerSupplyMonitor(
+            root: tree.root, pollInterval: .seconds(3600), settleCount: 0, changes: devices.ueventProperties)
+        try monitor.startMonitoring()
+        defer { monitor.stopMonitoring() }
+        let snapshot = [
+            "POWER_SUPPLY_NAME": "AC", "POWER_SUPPLY_TYPE": "Mains", "POWER_SUPPLY_ONLINE": "1",
+        ]
+        devices.readings.publish(
+            .uevent(
+                Uevent(
+                    action: .change, devpath: "/devices/LNXSYSTM:00/ACPI0003:00/power_supply/AC",
+                    subsystem: "power_supply", properties: snapshot)))
+        #expect(monitor.readings.value.value?.powerSource == .external)
+        tree.write("class/power_supply/BAT0/capacity", "40\n")
+        devices.readings.publish(.overflow)
+        #expect(Self.battery(monitor.readings.value)?.capacityPercent == 40)
+    }
+}
