@@ -1,3 +1,4 @@
+import Vigil
 import VigilSensors
 
 extension Catalog {
@@ -7,8 +8,8 @@ extension Catalog {
     static var systemEntries: [CatalogEntry] {
         [
             battery,
-            .source(id: "power", name: "Power supplies (sysfs)") { context, _ in
-                PowerSupplyMonitor(root: context.sysRoot)
+            withUevents(id: "power", name: "Power supplies (sysfs)", subsystem: "power_supply") { context, changes in
+                PowerSupplyMonitor(root: context.sysRoot, changes: changes)
             },
             .source(id: "thermal", name: "Thermal zones (sysfs)") { context, _ in
                 ThermalMonitor(root: context.sysRoot)
@@ -16,8 +17,8 @@ extension Catalog {
             .source(id: "hwmon", name: "Hardware monitors (sysfs hwmon)") { context, _ in
                 HwmonMonitor(root: context.sysRoot)
             },
-            .source(id: "backlight", name: "Backlight (sysfs)") { context, _ in
-                BacklightMonitor(root: context.sysRoot)
+            withUevents(id: "backlight", name: "Backlight (sysfs)", subsystem: "backlight") { context, changes in
+                BacklightMonitor(root: context.sysRoot, changes: changes)
             },
             .source(id: "cpu", name: "CPU use (/proc/stat)") { context, _ in
                 CPUUsageMonitor(root: context.procRoot)
@@ -40,8 +41,8 @@ extension Catalog {
     /// The system battery: the power-supply source, listed as absent when no system battery exists, so that
     /// `vigil list` says "no battery" plainly on a desktop or server (where `power` still reports mains).
     private static var battery: CatalogEntry {
-        let power = CatalogEntry.source(id: "battery", name: "Battery (sysfs power_supply)") { context, _ in
-            PowerSupplyMonitor(root: context.sysRoot)
+        let power = withUevents(id: "battery", name: "Battery (sysfs power_supply)", subsystem: "power_supply") {
+            context, changes in PowerSupplyMonitor(root: context.sysRoot, changes: changes)
         }
         return CatalogEntry(
             id: power.id, name: power.name, argumentName: nil,
@@ -61,4 +62,38 @@ extension Catalog {
             },
             start: power.start)
     }
+
+    /// An entry whose source also refreshes on the kernel's uevents for `subsystem`, through a ``DeviceMonitor``
+    /// started and stopped with it. Uevents are used only for the machine's own `/sys`: with `--sys-root` the
+    /// events would describe other devices than the tree being read, so that source relies on polling.
+    private static func withUevents<S: Source>(
+        id: String, name: String, subsystem: String,
+        make: @escaping @Sendable (CatalogContext, Observable<[String: String]>?) -> S
+    ) -> CatalogEntry where S.Reading: Encodable & CustomStringConvertible {
+        CatalogEntry(
+            id: id, name: name, argumentName: nil,
+            availability: { context in make(context, nil).availability },
+            start: { context, _, emitter in
+                let devices = DeviceMonitor(subsystems: [subsystem])
+                let useUevents = context.sysRoot == "/sys" && devices.availability.isAvailable
+                let source = make(context, useUevents ? devices.ueventProperties : nil)
+                let subscription = source.readings.subscribe(on: .queue(emitter.queue)) { reading in
+                    emitter.emit(source: id, reading: reading)
+                }
+                let group = MonitorGroup(useUevents ? [devices, source] : [source])
+                try group.startMonitoring()
+                return RunningSource(monitor: group, subscription: subscription)
+            })
+    }
+}
+
+/// Monitors that start together (all or none) and stop together, as one ``Monitor``.
+private final class MonitorGroup: Monitor {
+    private let monitors: [any Monitor]
+
+    init(_ monitors: [any Monitor]) { self.monitors = monitors }
+
+    var isMonitoring: Bool { monitors.contains { $0.isMonitoring } }
+    func startMonitoring() throws { try monitors.startMonitoring() }
+    func stopMonitoring() { monitors.reversed().stopMonitoring() }
 }
