@@ -12,7 +12,7 @@ import VigilSensors
     ]
 
     @Test func parsersSurviveMutatedInput() {
-        var generator = FuzzGenerator(state: 0x5eed_1234)
+        var generator = SeededGenerator(seed: 0x5eed_1234)
         let alphabet = Array(" \n\t=:-.+0123456789abcdefkBcpusomeavgfull_\u{0}é")
         for round in 0..<3000 {
             var text = Array(Self.seeds[round % Self.seeds.count])
@@ -49,15 +49,3 @@ import VigilSensors
     }
 }
 
-/// A small deterministic generator (SplitMix64) so a failing input can be replayed.
-private struct FuzzGenerator {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
