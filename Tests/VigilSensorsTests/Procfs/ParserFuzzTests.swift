@@ -48,4 +48,3 @@ import VigilSensors
         }
     }
 }
-
