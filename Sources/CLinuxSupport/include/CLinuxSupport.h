@@ -31,6 +31,7 @@
 #include <linux/rtnetlink.h>
 
 #include "VigilMembarrier.h"
+#include "VigilThread.h"
 
 #ifndef TFD_TIMER_CANCEL_ON_SET
 #define TFD_TIMER_CANCEL_ON_SET (1 << 1)

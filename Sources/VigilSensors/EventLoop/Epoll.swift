@@ -1,0 +1,66 @@
+import CLinuxSupport
+import Glibc
+
+/// Thin wrappers over the epoll, eventfd and timerfd system calls, under their C names.
+enum Epoll {
+    /// Wraps `epoll_create1(2)` with `EPOLL_CLOEXEC`.
+    static func create() throws(Errno) -> FileDescriptor {
+        FileDescriptor(try retryingOnInterrupt { epoll_create1(Int32(EPOLL_CLOEXEC)) })
+    }
+
+    /// Wraps `epoll_ctl(2)` with `EPOLL_CTL_ADD`; `token` comes back in `epoll_event.data.u64`.
+    static func add(_ epoll: Int32, fileDescriptor: Int32, events: UInt32, token: UInt64) throws(Errno) {
+        var event = epoll_event()
+        event.events = events
+        event.data.u64 = token
+        _ = try retryingOnInterrupt { epoll_ctl(epoll, EPOLL_CTL_ADD, fileDescriptor, &event) }
+    }
+
+    /// Wraps `epoll_ctl(2)` with `EPOLL_CTL_DEL`.
+    static func remove(_ epoll: Int32, fileDescriptor: Int32) throws(Errno) {
+        var event = epoll_event()
+        _ = try retryingOnInterrupt { epoll_ctl(epoll, EPOLL_CTL_DEL, fileDescriptor, &event) }
+    }
+
+    /// Wraps `eventfd(2)` with `EFD_CLOEXEC | EFD_NONBLOCK`.
+    static func eventFileDescriptor() throws(Errno) -> FileDescriptor {
+        FileDescriptor(try retryingOnInterrupt { eventfd(0, Int32(EFD_CLOEXEC | EFD_NONBLOCK)) })
+    }
+
+    /// Wraps `timerfd_create(2)` on `CLOCK_MONOTONIC` and `timerfd_settime(2)`.
+    ///
+    /// - Parameters:
+    ///   - first: Time until the first expiry; zero is raised to one nanosecond (zero would disarm the timer).
+    ///   - interval: Time between later expiries, or zero for a one-shot timer.
+    static func timer(first: Duration, interval: Duration) throws(Errno) -> FileDescriptor {
+        let fd = FileDescriptor(
+            try retryingOnInterrupt { timerfd_create(CLOCK_MONOTONIC, Int32(TFD_CLOEXEC | TFD_NONBLOCK)) })
+        var spec = itimerspec()
+        spec.it_value = timespec(max(first, .nanoseconds(1)))
+        spec.it_interval = timespec(interval)
+        _ = try retryingOnInterrupt { timerfd_settime(fd.rawValue, 0, &spec, nil) }
+        return fd
+    }
+
+    /// Reads and discards the 8-byte counter of an eventfd or timerfd; returns it, or 0 if nothing was pending.
+    @discardableResult
+    static func drainCounter(_ fd: Int32) -> UInt64 {
+        var value: UInt64 = 0
+        let count = withUnsafeMutableBytes(of: &value) { buffer in
+            try? retryingOnInterrupt { read(fd, buffer.baseAddress, 8) }
+        }
+        return count == 8 ? value : 0
+    }
+}
+
+extension timespec {
+    /// A `timespec` holding a non-negative `Duration` (negative durations become zero).
+    init(_ duration: Duration) {
+        let (seconds, attoseconds) = duration.components
+        if seconds < 0 {
+            self.init(tv_sec: 0, tv_nsec: 0)
+        } else {
+            self.init(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
+        }
+    }
+}

@@ -1,0 +1,40 @@
+import CLinuxSupport
+
+extension EventLoop {
+    /// What a registered descriptor is watched for, and what a handler is told is ready.
+    public struct Interest: OptionSet, Hashable, Sendable, CustomStringConvertible {
+        public let rawValue: UInt32
+
+        public init(rawValue: UInt32) { self.rawValue = rawValue }
+
+        /// Data can be read (`EPOLLIN`): inotify, netlink sockets, IIO buffers, timers.
+        ///
+        /// An error or hang-up on the descriptor is reported as readable too, so the handler's read sees it.
+        public static let readable = Interest(rawValue: 1 << 0)
+        /// Urgent data (`EPOLLPRI`): a sysfs attribute changed (`sysfs_notify`).
+        public static let priority = Interest(rawValue: 1 << 1)
+
+        /// The epoll event mask for this interest.
+        var epollEvents: UInt32 {
+            var events: UInt32 = 0
+            if contains(.readable) { events |= vigil_epollin() }
+            if contains(.priority) { events |= vigil_epollpri() }
+            return events
+        }
+
+        /// The interest an epoll event mask reports.
+        init(epollEvents events: UInt32) {
+            var interest: Interest = []
+            if events & (vigil_epollin() | vigil_epollerr() | vigil_epollhup()) != 0 { interest.insert(.readable) }
+            if events & vigil_epollpri() != 0 { interest.insert(.priority) }
+            self = interest
+        }
+
+        public var description: String {
+            var names: [String] = []
+            if contains(.readable) { names.append("readable") }
+            if contains(.priority) { names.append("priority") }
+            return "[" + names.joined(separator: ", ") + "]"
+        }
+    }
+}

@@ -1,0 +1,30 @@
+extension EventLoop {
+    /// A registered descriptor or timer; ``cancel()`` removes it.
+    ///
+    /// Releasing a registration does not cancel it: keep it and call ``cancel()`` when the source stops.
+    public final class Registration: Sendable {
+        private let loop: EventLoop
+        let token: UInt64
+        private let ownedDescriptor: FileDescriptor?
+
+        init(loop: EventLoop, token: UInt64, ownedDescriptor: FileDescriptor?) {
+            self.loop = loop
+            self.token = token
+            self.ownedDescriptor = ownedDescriptor
+        }
+
+        /// Removes the registration; calling it again does nothing.
+        ///
+        /// Once `cancel()` returns, no call of the handler starts, and a call that was running on the loop thread
+        /// has finished (unless `cancel()` was called on the loop thread itself, for example from inside the
+        /// handler, which is allowed). So do not call it while holding a lock the handler takes. The caller may close
+        /// its descriptor as soon as `cancel()` returns; a timer's descriptor is closed here.
+        public func cancel() {
+            loop.unregister(token)
+            ownedDescriptor?.close()
+        }
+
+        /// Whether the registration has been cancelled (or a one-shot timer has fired).
+        public var isCancelled: Bool { !loop.isRegistered(token) }
+    }
+}
