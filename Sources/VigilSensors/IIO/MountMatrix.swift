@@ -22,11 +22,11 @@ public struct MountMatrix: Hashable, Sendable, CustomStringConvertible {
     ///   finite numbers, or a row is all zeros (such a matrix would erase an axis).
     public init(parsing text: String, path: String = "") throws(SensorError) {
         let expected = "a mount matrix \"a, b, c; d, e, f; g, h, i\""
-        let rowTexts = text.trimmingWhiteSpace().split(separator: ";", omittingEmptySubsequences: false)
+        let rowTexts = text.trimmingWhitespace().split(separator: ";", omittingEmptySubsequences: false)
         var rows: [[Double]] = []
         for rowText in rowTexts {
             let cells = rowText.split(separator: ",", omittingEmptySubsequences: false)
-            let row = cells.compactMap { Double($0.trimmingWhiteSpace()) }.filter(\.isFinite)
+            let row = cells.compactMap { Double(String($0).trimmingWhitespace()) }.filter(\.isFinite)
             guard cells.count == 3, row.count == 3 else {
                 throw SensorError.malformedValue(path: path, text: text, expected: expected)
             }

@@ -54,7 +54,7 @@ public struct ScanElementType: Hashable, Sendable, CustomStringConvertible {
     ///   - path: The file the text came from, named in the error.
     /// - Throws: ``SensorError/malformedValue(path:text:expected:)`` naming the path and what was wrong.
     public init(parsing text: String, path: String = "") throws(SensorError) {
-        let trimmed = text.trimmingWhiteSpace()
+        let trimmed = text.trimmingWhitespace()
         guard let parts = Self.parts(of: trimmed) else {
             throw SensorError.malformedValue(path: path, text: text, expected: Self.expected)
         }
