@@ -84,6 +84,9 @@ public final class IIOSensorMonitor<Kind: IIOSensorKind>: Source {
             _ = try findDevice()
             return .available
         } catch {
+            if case .permissionDenied = error {
+                return .unavailable(reason: .permissionDenied, detail: error.description)
+            }
             return .unavailable(reason: .missingDevice, detail: error.description)
         }
     }

@@ -155,3 +155,18 @@ import VigilSensors
         #expect(throws: SensorError.self) { try monitor.startMonitoring() }
     }
 }
+
+extension IIOBufferedMonitorTests {
+    @Test func aChannelWithoutAScanElementFailsToStart() throws {
+        let tree = Self.gyroscopeTree()
+        tree.remove("\(Self.device)/scan_elements/in_anglvel_z_en")
+        let monitor = GyroscopeMonitor(root: tree.root, mode: .buffered())
+        #expect {
+            try monitor.startMonitoring()
+        } throws: { error in
+            guard case .unsupported(_, let reason) = error as? SensorError else { return false }
+            return reason.contains("anglvel_z")
+        }
+        #expect(tree.read("\(Self.device)/buffer/enable") == "0")
+    }
+}
