@@ -48,8 +48,11 @@ public final class OrientationMonitor: Source {
     /// - Throws: The accelerometer's ``SensorError`` when it cannot start.
     public func startMonitoring() throws {
         guard !isMonitoring else { return }
-        state.withLock { $0.orientation = .undefined }
-        readings.publish(.undefined)
+        let wasDecided = state.withLock { state in
+            defer { state.orientation = .undefined }
+            return state.orientation != .undefined
+        }
+        if wasDecided { readings.publish(.undefined) }
         let subscription = accelerometer.readings.subscribe { [weak self] reading in
             guard let acceleration = reading.value?.acceleration else { return }
             self?.update(acceleration)
