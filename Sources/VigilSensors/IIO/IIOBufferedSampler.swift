@@ -47,6 +47,10 @@ final class IIOBufferedSampler: IIOSampler {
         self.handler = handler
     }
 
+    deinit {
+        stop()
+    }
+
     private var device: IIODevice { channels.device }
     private var enablePath: String { "\(device.path)/buffer/enable" }
     private var bufferedInterface: String { "\(device.id) (\(device.name)) buffered mode" }

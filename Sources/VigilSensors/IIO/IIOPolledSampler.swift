@@ -22,6 +22,10 @@ final class IIOPolledSampler: IIOSampler {
         self.handler = handler
     }
 
+    deinit {
+        stop()
+    }
+
     func start() throws(SensorError) {
         let calibrations = try channels.readCalibrations()
         let saved = try IIOSamplerSupport.configureFrequency(rate, type: channels.type, device: channels.device)

@@ -11,7 +11,7 @@ enum IIOSamplerEvent: Sendable {
 }
 
 /// Reads samples from a device until stopped; polled or buffered.
-protocol IIOSampler: Sendable {
+protocol IIOSampler: AnyObject, Sendable {
     /// Configures the device and starts delivering events.
     func start() throws(SensorError)
     /// Stops delivering events and restores the device; idempotent.

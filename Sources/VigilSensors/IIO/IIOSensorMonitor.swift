@@ -144,13 +144,15 @@ public final class IIOSensorMonitor<Kind: IIOSensorKind>: Source {
             try sampler.start()
         } catch {
             state.withLock { state in
-                if state.generation == generation {
+                if state.sampler === sampler {
                     state.sampler = nil
                     state.device = nil
                 }
             }
             throw error
         }
+        // A stop that ran while the sampler was starting found nothing to stop yet: undo the start here.
+        if state.withLock({ $0.sampler !== sampler }) { sampler.stop() }
     }
 
     private func handle(_ event: IIOSamplerEvent, generation: Int) {
