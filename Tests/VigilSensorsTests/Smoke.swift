@@ -1,3 +1,4 @@
 import Testing
 import VigilSensors
+
 @Test func builds() {}

@@ -8,7 +8,7 @@ struct TemporaryDirectory {
         var template = Array("/tmp/\(label)-XXXXXX".utf8CString)
         let created = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
         precondition(created != nil, "mkdtemp failed")
-        path = String(cString: template)
+        path = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     func file(_ name: String) -> String { path + "/" + name }

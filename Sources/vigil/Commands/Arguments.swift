@@ -1,0 +1,35 @@
+/// The parsed command line: the command, its positional words, and the options.
+struct Arguments {
+    var command: String?
+    var positional: [String] = []
+    var context = CatalogContext()
+    var json = false
+    var help = false
+
+    /// Parses `arguments` (without the program name).
+    ///
+    /// - Throws: ``ToolError`` for an unknown option or an option missing its value.
+    init(_ arguments: [String]) throws(ToolError) {
+        var words = arguments[...]
+        while let word = words.popFirst() {
+            switch word {
+            case "--help", "-h": help = true
+            case "--json": json = true
+            case "--sys-root": context.sysRoot = try Self.value(of: word, from: &words)
+            case "--proc-root": context.procRoot = try Self.value(of: word, from: &words)
+            case "--netns": context.networkNamespace = try Self.value(of: word, from: &words)
+            case "--":
+                positional += words
+                words = []
+            default:
+                if word.hasPrefix("-") && word.count > 1 { throw .usage("unknown option \(word); see vigil --help") }
+                if command == nil { command = word } else { positional.append(word) }
+            }
+        }
+    }
+
+    private static func value(of option: String, from words: inout ArraySlice<String>) throws(ToolError) -> String {
+        guard let value = words.popFirst() else { throw .usage("\(option) needs a value") }
+        return value
+    }
+}

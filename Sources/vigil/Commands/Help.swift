@@ -1,0 +1,51 @@
+/// The `--help` texts of the tool and of each command.
+enum Help {
+    static let globalOptions = """
+        Global options:
+          --sys-root PATH   read sysfs from PATH instead of /sys
+          --proc-root PATH  read procfs from PATH instead of /proc
+          --netns NAME      watch the network inside the named network namespace
+          -h, --help        show help
+        """
+
+    static let tool = """
+        vigil: watch Linux kernel sensors and events live.
+
+        Usage:
+          vigil list                      list every source and whether this machine has it
+          vigil watch [SOURCE…] [--json]  stream readings as they change (all available sources if none named)
+          vigil watch files PATH          watch a file or directory
+          vigil help [COMMAND]            show help for a command
+
+        """ + globalOptions
+
+    static let list = """
+        Usage: vigil list
+
+        Lists every source Vigil knows, with its availability on this machine and, if it is unavailable, why.
+
+        """ + globalOptions
+
+    static let watch = """
+        Usage: vigil watch [SOURCE [ARGUMENT]]… [--json]
+
+        Streams readings as they change: one readable line each, or one JSON object a line with --json
+        ({"source": ID, "reading": {…}}). With no source named, watches every available source that needs no
+        argument. Ctrl-C (SIGINT) or SIGTERM stops cleanly.
+
+        Examples:
+          vigil watch files /tmp
+          vigil watch files /etc/hosts --json
+
+          --json            print one JSON object a line
+        """ + "\n" + globalOptions
+
+    static func text(for command: String?) -> String? {
+        switch command {
+        case nil, "help": return tool
+        case "list": return list
+        case "watch": return watch
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,30 @@
+import Synchronization
+import Vigil
+import VigilSensors
+
+/// Collects a monitor's events as they are published (immediate delivery, on the event-loop thread).
+final class EventRecorder: Sendable {
+    private let events = Mutex<[FileSystemEvent]>([])
+    private let subscription = Mutex<Subscription?>(nil)
+
+    init(_ monitor: FileSystemMonitor, onEvent: (@Sendable (FileSystemEvent) -> Void)? = nil) {
+        let token = monitor.readings.subscribe { [weak self] event in
+            self?.events.withLock { $0.append(event) }
+            onEvent?(event)
+        }
+        subscription.withLock { $0 = token }
+    }
+
+    var all: [FileSystemEvent] { events.withLock { $0 } }
+
+    func contains(_ kind: FileSystemEvent.Kind, _ path: String, oldPath: String? = nil) -> Bool {
+        all.contains { $0.kind == kind && $0.path == path && (oldPath == nil || $0.oldPath == oldPath) }
+    }
+
+    /// Waits (10 s at most) until an event of `kind` for `path` arrived.
+    func waitFor(_ kind: FileSystemEvent.Kind, _ path: String, oldPath: String? = nil) async -> Bool {
+        await eventually { self.contains(kind, path, oldPath: oldPath) }
+    }
+
+    func clear() { events.withLock { $0.removeAll() } }
+}

@@ -1,0 +1,95 @@
+import Dispatch
+import Glibc
+import Synchronization
+import Testing
+import VigilSensors
+
+extension InotifyKernelTests {
+    /// The kernel's limits: a full event queue, and the per-user watch limit.
+    @Suite struct FileSystemMonitorLimitTests {
+        static let queueLimitPath = "/proc/sys/fs/inotify/max_queued_events"
+        static let watchLimitPath = "/proc/sys/fs/inotify/max_user_watches"
+
+        static func readLimit(_ path: String) -> Int? { ProcessProbe.readFile(path).flatMap { Int($0) } }
+
+        static func writeLimit(_ path: String, _ value: Int) -> Bool { writeFile(path, "\(value)\n") }
+
+        /// Overflow needs more events than the queue holds; keep the burst reasonable.
+        static var queueIsSmallEnough: Bool { (readLimit(queueLimitPath) ?? .max) <= 200_000 }
+
+        @Test(.enabled(if: queueIsSmallEnough, "max_queued_events is too large for a burst"))
+        func reportsOverflowWhileTheConsumerIsBlockedAndKeepsWorking() async throws {
+            let directory = TemporaryDirectory()
+            defer { directory.remove() }
+            // A private loop, so blocking its thread does not stall other tests.
+            let loop = EventLoop()
+            defer { loop.shutdown() }
+            let monitor = FileSystemMonitor(path: directory.path, loop: loop)
+            let blocked = DispatchSemaphore(value: 0)
+            let release = DispatchSemaphore(value: 0)
+            let blockedOnce = Atomic<Bool>(false)
+            let recorder = EventRecorder(monitor) { event in
+                if event.path.hasSuffix("/first"), !blockedOnce.exchange(true, ordering: .relaxed) {
+                    blocked.signal()
+                    release.wait()
+                }
+            }
+            try monitor.startMonitoring()
+            defer { monitor.stopMonitoring() }
+            writeFile(directory.file("first"))
+            blocked.wait()
+            // Each new empty file queues IN_CREATE and IN_CLOSE_WRITE.
+            let files = (Self.readLimit(Self.queueLimitPath) ?? 16384) / 2 + 500
+            for index in 0..<files {
+                let fd = open(directory.file("burst\(index)"), O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
+                close(fd)
+            }
+            release.signal()
+            #expect(await recorder.waitFor(.overflow, directory.path))
+            writeFile(directory.file("after"))
+            #expect(await recorder.waitFor(.created, directory.file("after")))
+        }
+
+        @Test func watchLimitIsReportedWithItsNameAndValue() async throws {
+            let directory = TemporaryDirectory()
+            defer { directory.remove() }
+            for name in ["a", "b", "c"] { mkdir(directory.file(name), 0o755) }
+            let original = try #require(Self.readLimit(Self.watchLimitPath))
+            let monitor = FileSystemMonitor(path: directory.path, recursive: true)
+            let before = ProcessProbe.openDescriptorCount()
+            #expect(Self.writeLimit(Self.watchLimitPath, 1))
+            defer { #expect(Self.writeLimit(Self.watchLimitPath, original)) }
+            do {
+                try monitor.startMonitoring()
+                Issue.record("a recursive watch of 4 directories started with max_user_watches = 1")
+            } catch let error as SensorError {
+                guard case .limitReached(let name, let value, _) = error else {
+                    Issue.record("unexpected error \(error)")
+                    return
+                }
+                #expect(name == "fs.inotify.max_user_watches")
+                #expect(value == 1)
+                #expect(error.description.contains("fs.inotify.max_user_watches = 1"))
+            }
+            #expect(!monitor.isMonitoring)
+            #expect(ProcessProbe.openDescriptorCount() <= before)
+        }
+
+        @Test func watchLimitHitLaterIsReportedNotSilent() async throws {
+            let directory = TemporaryDirectory()
+            defer { directory.remove() }
+            let original = try #require(Self.readLimit(Self.watchLimitPath))
+            let monitor = FileSystemMonitor(path: directory.path, recursive: true)
+            let recorder = EventRecorder(monitor)
+            try monitor.startMonitoring()
+            defer { monitor.stopMonitoring() }
+            #expect(Self.writeLimit(Self.watchLimitPath, 1))
+            mkdir(directory.file("sub"), 0o755)
+            let failed = await recorder.waitFor(.watchFailed, directory.file("sub"))
+            #expect(Self.writeLimit(Self.watchLimitPath, original))
+            #expect(failed)
+            let detail = recorder.all.first { $0.kind == .watchFailed }?.detail ?? ""
+            #expect(detail.contains("fs.inotify.max_user_watches"))
+        }
+    }
+}

@@ -1,0 +1,5 @@
+import Testing
+
+/// Every test that uses inotify runs inside this serialized suite, because one of them lowers
+/// `fs.inotify.max_user_watches` for a moment and would make a parallel test's watch fail.
+@Suite(.serialized) enum InotifyKernelTests {}
