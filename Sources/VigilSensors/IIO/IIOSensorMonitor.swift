@@ -84,10 +84,11 @@ public final class IIOSensorMonitor<Kind: IIOSensorKind>: Source {
             _ = try findDevice()
             return .available
         } catch {
-            if case .permissionDenied = error {
-                return .unavailable(reason: .permissionDenied, detail: error.description)
+            switch error {
+            case .permissionDenied: return .unavailable(reason: .permissionDenied, detail: error.description)
+            case .unavailable(_, let reason): return .unavailable(reason: .missingDevice, detail: reason)
+            default: return .unavailable(reason: .missingDevice, detail: error.description)
             }
-            return .unavailable(reason: .missingDevice, detail: error.description)
         }
     }
 
