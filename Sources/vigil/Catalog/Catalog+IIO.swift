@@ -11,28 +11,23 @@ extension Catalog {
     /// end; otherwise it is polled too.
     static var iioEntries: [CatalogEntry] {
         [
-            .source(id: "accelerometer", name: "Accelerometer (IIO), m/s²") { context, _ in
-                AccelerometerMonitor(root: context.sysRoot, mode: iioMode(Accelerometer.self, context))
-            },
-            .source(id: "gyroscope", name: "Gyroscope (IIO), rad/s") { context, _ in
-                GyroscopeMonitor(root: context.sysRoot, mode: iioMode(Gyroscope.self, context))
-            },
-            .source(id: "magnetometer", name: "Magnetometer (IIO), µT") { context, _ in
-                MagnetometerMonitor(root: context.sysRoot, mode: iioMode(Magnetometer.self, context))
-            },
-            .source(id: "light", name: "Ambient light (IIO), lux") { context, _ in
-                AmbientLightMonitor(root: context.sysRoot, mode: iioMode(AmbientLight.self, context))
-            },
-            .source(id: "proximity", name: "Proximity (IIO)") { context, _ in
-                ProximityMonitor(root: context.sysRoot, mode: iioMode(ProximitySensor.self, context))
-            },
-            .source(id: "pressure", name: "Pressure and altitude (IIO), kPa") { context, _ in
-                PressureMonitor(root: context.sysRoot, mode: iioMode(Barometer.self, context))
-            },
+            iioEntry("accelerometer", "Accelerometer (IIO), m/s²", Accelerometer.self),
+            iioEntry("gyroscope", "Gyroscope (IIO), rad/s", Gyroscope.self),
+            iioEntry("magnetometer", "Magnetometer (IIO), µT", Magnetometer.self),
+            iioEntry("light", "Ambient light (IIO), lux", AmbientLight.self),
+            iioEntry("proximity", "Proximity (IIO)", ProximitySensor.self),
+            iioEntry("pressure", "Pressure and altitude (IIO), kPa", Barometer.self),
             .source(id: "orientation", name: "Screen orientation (IIO accelerometer)") { context, _ in
                 OrientationMonitor(root: context.sysRoot, mode: iioMode(Accelerometer.self, context))
             },
         ]
+    }
+
+    /// An entry for the first device of one sensor kind under `--sys-root`.
+    private static func iioEntry<Kind: IIOSensorKind>(_ id: String, _ name: String, _ kind: Kind.Type) -> CatalogEntry {
+        .source(id: id, name: name) { context, _ in
+            IIOSensorMonitor<Kind>(root: context.sysRoot, mode: iioMode(Kind.self, context))
+        }
     }
 
     /// Buffered for a device with a readable node under a non-default root, polled otherwise.

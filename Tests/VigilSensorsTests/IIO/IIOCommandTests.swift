@@ -7,6 +7,8 @@ import Testing
         let vigil = try VigilProcess(["list", "--sys-root", "/nonexistent-vigil-root"])
         #expect(await vigil.waitForExit())
         #expect(vigil.exitStatus == 0)
+        // Output arrives through a pipe handler; wait for the last entry's line too.
+        #expect(await eventually { vigil.standardOutput.contains("orientation ") })
         let lines = vigil.standardOutput.split(separator: "\n")
         for id in ["accelerometer", "gyroscope", "magnetometer", "light", "proximity", "pressure", "orientation"] {
             let line = lines.first { $0.hasPrefix(id + " ") }
