@@ -1,6 +1,7 @@
 #include "CMallocCounter.h"
 
 #include <errno.h>
+#include <malloc.h>
 #include <stdatomic.h>
 #include <stddef.h>
 
@@ -22,6 +23,11 @@ static inline void count_one(void) {
 void vigil_malloc_counting(int enabled) { atomic_store(&counting, enabled); }
 
 unsigned long vigil_malloc_count(void) { return atomic_load(&allocations); }
+
+unsigned long vigil_heap_bytes_in_use(void) {
+    struct mallinfo2 info = mallinfo2();
+    return (unsigned long)(info.uordblks + info.hblkhd);  // small chunks in use plus mmapped large blocks
+}
 
 void *malloc(size_t size) {
     count_one();

@@ -44,10 +44,10 @@ struct Options {
     }
 
     /// Rounds measured after one warm-up round.
-    var rounds: Int { quick ? 2 : 5 }
+    var rounds: Int { quick ? 1 : 5 }
 
-    /// Scales a workload down in quick mode.
-    func scaled(_ count: Int) -> Int { quick ? max(count / 20, 1) : count }
+    /// Scales a workload down in quick mode (a smoke run of a few seconds: it checks that every scenario runs).
+    func scaled(_ count: Int) -> Int { quick ? max(count / 200, 1) : count }
 
     func includes(_ scenario: String) -> Bool {
         guard let filter else { return true }

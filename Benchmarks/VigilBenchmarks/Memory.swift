@@ -11,14 +11,20 @@ func runMemory(_ options: Options, _ report: Report) {
     let subject = PublishSubject<Int>()
     var subscriptions: [Subscription] = []
     subscriptions.reserveCapacity(count)
-    let before = residentBytes()
+    let heapBefore = heapBytesInUse()
+    let residentBefore = residentBytes()
     for _ in 0..<count { subscriptions.append(subject.subscribe { _ in }) }
-    let after = residentBytes()
-    // The holding array's 8 bytes a subscription are the caller's, not Vigil's.
-    let perSubscription = Double(after - before) / Double(count) - 8
+    let heapAfter = heapBytesInUse()
+    let residentAfter = residentBytes()
     report.addValue(
-        scenario, "\(count) held", "vigil", unit: "bytes/subscription", perSubscription,
-        note: "resident growth, holder array excluded")
+        scenario, "\(count) held", "vigil heap", unit: "bytes/subscription",
+        Double(heapAfter - heapBefore) / Double(count),
+        note: "malloc bytes in use (mallinfo2), including the subject's list and its spare capacity")
+    // The holding array was reserved before the first reading, so it is not counted.
+    report.addValue(
+        scenario, "\(count) held", "vigil resident", unit: "bytes/subscription",
+        Double(residentAfter - residentBefore) / Double(count),
+        note: "resident set growth; lower when earlier scenarios left freed memory to reuse")
     subscriptions.forEach { $0.dispose() }
     subscriptions = []
 
@@ -38,6 +44,11 @@ func runMemory(_ options: Options, _ report: Report) {
             note: "malloc calls counted by an interposed malloc")
         held.forEach { $0.dispose() }
     }
+}
+
+/// Bytes the allocator has handed out and not yet taken back.
+func heapBytesInUse() -> Int {
+    Int(vigil_heap_bytes_in_use())
 }
 
 /// The process's resident set size, from /proc/self/statm.

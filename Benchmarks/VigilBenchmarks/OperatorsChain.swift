@@ -12,7 +12,8 @@ func runOperatorsChain(_ options: Options, _ report: Report) {
         for value in 0..<values { fused(value) }
     }
     blackHole(counter.value)
-    report.add(scenario, "4 operators", "baseline", unit: "ns/value", baseline, baseline: baseline, note: "one fused closure")
+    report.add(
+        scenario, "4 operators", "baseline", unit: "ns/value", baseline, baseline: baseline, note: "one fused closure")
 
     let subject = PublishSubject<Int>()
     let result = Counter()

@@ -40,7 +40,9 @@ import Vigil
             weakToken = token
             task = Task {
                 do {
-                    for try await _ in subject.map({ value -> Int in _ = token; return value }).values {
+                    for try await _ in subject.map({ value -> Int in
+                        _ = token; return value
+                    }).values {
                         started.store(true, ordering: .relaxed)
                     }
                 } catch {}

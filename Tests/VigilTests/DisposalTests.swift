@@ -89,7 +89,9 @@ import Vigil
         do {
             let token = LifetimeToken()
             weakToken = token
-            subscription = subject.map { $0 * 2 }.filter { _ in _ = token; return true }.subscribe { _ in }
+            subscription = subject.map { $0 * 2 }.filter { _ in
+                _ = token; return true
+            }.subscribe { _ in }
         }
         #expect(weakToken != nil)
         subscription.dispose()

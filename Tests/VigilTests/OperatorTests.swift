@@ -98,7 +98,12 @@ import Vigil
         do {
             let token = LifetimeToken()
             weakToken = token
-            subscription = recorder.subscribe(to: Observable.merge(left.asObservable(), left.map { _ = token; return $0 }))
+            subscription = recorder.subscribe(
+                to: Observable.merge(
+                    left.asObservable(),
+                    left.map {
+                        _ = token; return $0
+                    }))
         }
         left.publish(1)
         #expect(recorder.values == [1, 1])
@@ -169,10 +174,52 @@ import Vigil
         do {
             let token = LifetimeToken()
             weakToken = token
-            subscription = Observable.combineLatest(a.map { _ = token; return $0 }, a).subscribe { _ in }
+            subscription = Observable.combineLatest(
+                a.map {
+                    _ = token; return $0
+                }, a
+            ).subscribe { _ in }
         }
         #expect(weakToken != nil)
         subscription.dispose()
         #expect(weakToken == nil)
+    }
+}
+
+@Suite struct OperatorDisposalTests {
+    /// Each operator, applied to a subject whose only subscriber path captures a token; disposing the operator's
+    /// subscription must dispose the upstream one and so release the token.
+    static let operators: [(String, @Sendable (Observable<Int>) -> Observable<Int>)] = [
+        ("map", { $0.map { $0 + 1 } }),
+        ("compactMap", { $0.compactMap { $0 } }),
+        ("filter", { $0.filter { _ in true } }),
+        ("removeDuplicates", { $0.removeDuplicates() }),
+        ("scan", { $0.scan(0, +) }),
+        ("take", { $0.take(100) }),
+        ("merge", { $0.merge(PublishSubject<Int>()) }),
+        ("combineLatest", { Observable.combineLatest($0, BehaviorSubject(0)).map { $0 + $1 } }),
+        ("throttle", { $0.throttle(.milliseconds(10), on: DispatchQueue(label: "t"), latest: true) }),
+        ("debounce", { $0.debounce(.milliseconds(10), on: DispatchQueue(label: "d")) }),
+    ]
+
+    @Test(arguments: operators.map(\.0))
+    func disposingDownstreamDisposesUpstream(name: String) {
+        let apply = Self.operators.first { $0.0 == name }!.1
+        let subject = PublishSubject<Int>()
+        weak var weakToken: LifetimeToken?
+        let subscription: Subscription
+        do {
+            let token = LifetimeToken()
+            weakToken = token
+            subscription = apply(
+                subject.map { value in
+                    _ = token; return value
+                }
+            ).subscribe { _ in }
+        }
+        subject.publish(1)
+        #expect(weakToken != nil)
+        subscription.dispose()
+        #expect(eventually { weakToken == nil }, "\(name) kept its upstream subscription")
     }
 }

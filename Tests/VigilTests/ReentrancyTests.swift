@@ -1,3 +1,4 @@
+import Dispatch
 import Synchronization
 import Testing
 import Vigil
@@ -95,5 +96,52 @@ import Vigil
         subject.publish(2)
         #expect(victim.values.isEmpty)
         killer.dispose()
+    }
+}
+
+@Suite struct CrossThreadFeedbackTests {
+    @Test func subjectsFeedingEachOtherFromCallbacksOnTwoThreadsDoNotDeadlock() {
+        let ping = PublishSubject<Int>()
+        let pong = PublishSubject<Int>()
+        let pings = Recorder<Int>()
+        let pongs = Recorder<Int>()
+        let bag = DisposeBag()
+        // Negative values are feedback: each hundredth ping makes a pong, which makes a ping back.
+        ping.subscribe { value in
+            pings.record(value)
+            if value >= 0 && value % 100 == 0 { pong.publish(-value - 1) }
+        }.disposed(by: bag)
+        pong.subscribe { value in
+            pongs.record(value)
+            if value < 0 { ping.publish(value - 1_000_000) }
+        }.disposed(by: bag)
+        concurrently(2) { thread in
+            for step in 0..<2000 {
+                if thread == 0 { ping.publish(step) } else { pong.publish(10_000 + step) }
+            }
+        }
+        #expect(pings.values.filter { $0 <= -1_000_000 }.count == 20)
+        #expect(pongs.values.count == 2000 + 20)
+        bag.dispose()
+    }
+
+    @Test func aPublisherThatNeverPausesCannotTrapAnotherThreadDelivering() {
+        let subject = PublishSubject<Int>()
+        let running = Atomic<Bool>(true)
+        let publisher = DispatchQueue(label: "tireless publisher")
+        publisher.async {
+            var value = 0
+            while running.load(ordering: .relaxed) {
+                subject.publish(value)
+                value += 1
+            }
+        }
+        // Each subscribe may have to deliver the publisher's queued values; it must still return promptly.
+        for _ in 0..<50 {
+            let subscription = subject.subscribe { _ in }
+            subscription.dispose()
+        }
+        running.store(false, ordering: .relaxed)
+        publisher.sync {}
     }
 }

@@ -10,4 +10,7 @@ void vigil_malloc_counting(int enabled);
 /// The number of allocations counted so far.
 unsigned long vigil_malloc_count(void);
 
+/// Bytes the allocator has handed out and not taken back (mallinfo2's uordblks plus mmapped blocks).
+unsigned long vigil_heap_bytes_in_use(void);
+
 #endif

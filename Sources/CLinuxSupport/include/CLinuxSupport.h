@@ -30,6 +30,7 @@
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
 
+#include "VigilLock.h"
 #include "VigilMembarrier.h"
 #include "VigilThread.h"
 

@@ -26,7 +26,9 @@ public final class NotificationHub: Sendable {
     /// - Parameters:
     ///   - notification: The value to deliver.
     ///   - sender: The object posting it, if observers should be able to filter by sender.
-    public func post<Notification: Sendable>(_ notification: Notification, from sender: (any AnyObject & Sendable)? = nil) {
+    public func post<Notification: Sendable>(
+        _ notification: Notification, from sender: (any AnyObject & Sendable)? = nil
+    ) {
         channel(for: Notification.self).publish(Posted(value: notification, sender: sender.map(ObjectIdentifier.init)))
     }
 

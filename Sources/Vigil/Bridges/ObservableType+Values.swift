@@ -7,6 +7,7 @@ extension ObservableType {
     /// ```swift
     /// for try await reading in battery.readings.values { print(reading) }
     /// ```
+    @inlinable
     public var values: AsyncThrowingStream<Element, any Error> {
         AsyncThrowingStream { continuation in
             let subscription = subscribe(

@@ -26,6 +26,22 @@ enum CrossThreadFence {
     ///
     /// Used only while another thread finishes a callback that had already started, so the wait is as long as that
     /// callback and no lock is held meanwhile.
+    /// Waits like ``wait(until:)``, but gives up after `limit`.
+    @usableFromInline
+    static func wait(atMost limit: Duration, until isDone: () -> Bool) {
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: limit)
+        var rounds = 0
+        while !isDone() && clock.now < deadline {
+            rounds += 1
+            if rounds < 64 {
+                sched_yield()
+            } else {
+                usleep(20)
+            }
+        }
+    }
+
     @usableFromInline
     static func wait(until isDone: () -> Bool) {
         var rounds = 0

@@ -28,16 +28,17 @@ public final class DisposeBag: Sendable {
         if !accepted { disposable.dispose() }
     }
 
-    /// Disposes everything in the bag, in insertion order; later insertions are disposed at once.
+    /// Disposes everything in the bag, newest first (like unwinding a stack); later insertions are disposed at once.
     ///
-    /// Safe to call more than once and from any thread.
+    /// Newest first also makes each removal from a subject's subscriber list O(1), since later subscribers sit at
+    /// its end. Safe to call more than once and from any thread.
     public func dispose() {
         let taken = state.withLock { state -> [any Disposable] in
             state.isDisposed = true
             defer { state.disposables = [] }
             return state.disposables
         }
-        for disposable in taken { disposable.dispose() }
+        for disposable in taken.reversed() { disposable.dispose() }
     }
 
     /// Whether ``dispose()`` has been called.

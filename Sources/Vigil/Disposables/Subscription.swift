@@ -10,19 +10,21 @@ protocol SubscriptionTarget: AnyObject, Sendable {
 /// A live subscription to an ``ObservableType``; disposing it stops its callbacks.
 ///
 /// A subscription that nobody holds is disposed when it is released: keep it, or put it in a ``DisposeBag``.
-/// Once ``dispose()`` returns, no new callback of this subscription starts (one already running on another thread
-/// may finish), values still queued for it are dropped, and its closures are released.
+/// Once ``dispose()`` returns, no new callback of this subscription starts, and one that was running on another
+/// thread has returned (unless `dispose()` is called from inside that very callback); values still queued for it are
+/// dropped, and its closures are released.
 public final class Subscription: Disposable {
-    private let target: Mutex<(any SubscriptionTarget)?>
+    @usableFromInline let target: any SubscriptionTarget
+    @usableFromInline let disposed = Atomic<Bool>(false)
 
-    @usableFromInline
+    @inlinable
     init(target: any SubscriptionTarget) {
-        self.target = Mutex(target)
+        self.target = target
     }
 
     /// A subscription that was never connected to anything, already disposed.
     public static func disposed() -> Subscription {
-        let subscription = Subscription(target: NoTarget())
+        let subscription = Subscription(onDispose: {})
         subscription.dispose()
         return subscription
     }
@@ -32,19 +34,11 @@ public final class Subscription: Disposable {
     }
 
     public func dispose() {
-        let taken = target.withLock { target -> (any SubscriptionTarget)? in
-            defer { target = nil }
-            return target
-        }
-        taken?.cancel()
+        guard !disposed.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        target.cancel()
     }
 
     public var isDisposed: Bool {
-        target.withLock { $0 == nil }
+        disposed.load(ordering: .acquiring)
     }
-}
-
-/// The target of a subscription that has nothing to cancel.
-private final class NoTarget: SubscriptionTarget {
-    func cancel() {}
 }

@@ -4,11 +4,12 @@
 /// subscribing when you subscribe. Holding an observable keeps its subject alive; a subscription does not.
 public struct Observable<Element: Sendable>: ObservableType {
     /// The function that performs one subscription.
-    public typealias SubscribeFunction = @Sendable (
-        _ delivery: Delivery,
-        _ onNext: @escaping @Sendable (Element) -> Void,
-        _ onCompletion: @escaping @Sendable (Completion) -> Void
-    ) -> Subscription
+    public typealias SubscribeFunction =
+        @Sendable (
+            _ delivery: Delivery,
+            _ onNext: @escaping @Sendable (Element) -> Void,
+            _ onCompletion: @escaping @Sendable (Completion) -> Void
+        ) -> Subscription
 
     private let subscribeFunction: SubscribeFunction
 

@@ -2,6 +2,7 @@ extension ObservableType {
     /// Subscribes to values, delivered synchronously on the publishing thread, ignoring the completion.
     ///
     /// - Returns: The subscription; hold it or put it in a ``DisposeBag``, or it is disposed when released.
+    @inlinable
     public func subscribe(_ onNext: @escaping @Sendable (Element) -> Void) -> Subscription {
         subscribe(on: .immediate, onNext: onNext, onCompletion: { _ in })
     }
@@ -9,11 +10,13 @@ extension ObservableType {
     /// Subscribes to values, delivered as `delivery` says, ignoring the completion.
     ///
     /// - Returns: The subscription; hold it or put it in a ``DisposeBag``, or it is disposed when released.
+    @inlinable
     public func subscribe(on delivery: Delivery, _ onNext: @escaping @Sendable (Element) -> Void) -> Subscription {
         subscribe(on: delivery, onNext: onNext, onCompletion: { _ in })
     }
 
     /// Subscribes to values and the completion, delivered synchronously on the publishing thread.
+    @inlinable
     public func subscribe(
         onNext: @escaping @Sendable (Element) -> Void,
         onCompletion: @escaping @Sendable (Completion) -> Void

@@ -45,8 +45,10 @@ extension Observable {
         _ second: some ObservableType<Second>,
         _ third: some ObservableType<Third>
     ) -> Observable<Element> where Element == (First, Second, Third) {
-        Observable<((First, Second), Third)>.combineLatest(Observable<(First, Second)>.combineLatest(first, second), third)
-            .map { pair, third in (pair.0, pair.1, third) }
+        Observable<((First, Second), Third)>.combineLatest(
+            Observable<(First, Second)>.combineLatest(first, second), third
+        )
+        .map { pair, third in (pair.0, pair.1, third) }
     }
 
     private static func forward<First, Second>(

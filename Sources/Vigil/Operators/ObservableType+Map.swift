@@ -2,6 +2,7 @@ extension ObservableType {
     /// Transforms each value with `transform`.
     ///
     /// `transform` runs where the subscriber's callbacks run (see ``Delivery``), never under a lock.
+    @inlinable
     public func map<Result: Sendable>(_ transform: @escaping @Sendable (Element) -> Result) -> Observable<Result> {
         Observable { delivery, onNext, onCompletion in
             self.subscribe(on: delivery, onNext: { onNext(transform($0)) }, onCompletion: onCompletion)
@@ -9,6 +10,7 @@ extension ObservableType {
     }
 
     /// Transforms each value with `transform` and delivers the non-nil results.
+    @inlinable
     public func compactMap<Result: Sendable>(
         _ transform: @escaping @Sendable (Element) -> Result?
     ) -> Observable<Result> {
@@ -24,6 +26,7 @@ extension ObservableType {
     }
 
     /// Delivers only the values for which `isIncluded` returns true.
+    @inlinable
     public func filter(_ isIncluded: @escaping @Sendable (Element) -> Bool) -> Observable<Element> {
         Observable { delivery, onNext, onCompletion in
             self.subscribe(

@@ -2,6 +2,7 @@ extension ObservableType where Element: Equatable {
     /// Drops a value equal to the one delivered just before it.
     ///
     /// Each subscription compares against its own last value.
+    @inlinable
     public func removeDuplicates() -> Observable<Element> {
         Observable { delivery, onNext, onCompletion in
             let last = LockedValue<Element?>(nil)

@@ -2,6 +2,7 @@ extension ObservableType {
     /// Delivers a running accumulation: `next(previous, value)` for each value, starting from `initial`.
     ///
     /// Each subscription starts again from `initial`.
+    @inlinable
     public func scan<Result: Sendable>(
         _ initial: Result,
         _ next: @escaping @Sendable (Result, Element) -> Result

@@ -8,17 +8,33 @@ import Synchronization
 /// sees one order, callbacks never overlap, nothing recurses, and no lock is held while user code runs.
 @usableFromInline
 final class SubjectEngine<Element: Sendable>: Sendable {
-    /// One subscriber as the delivery loop sees it: the function to call per value, and its subscriber.
+    /// One subscriber as the delivery loop sees it: its subscriber and the functions to call.
+    ///
+    /// The closures live here, so removing the entry from the list (dispose, termination) releases them.
     @usableFromInline
     struct Entry: Sendable {
         @usableFromInline let subscriber: Subscriber<Element>
         /// The user's closure for immediate delivery; the mailbox's push for queue delivery.
         @usableFromInline let onNext: @Sendable (Element) -> Void
+        /// The user's closure for immediate delivery; the mailbox's completion for queue delivery.
+        @usableFromInline let onCompletion: @Sendable (Completion) -> Void
 
         @inlinable
-        init(subscriber: Subscriber<Element>, onNext: @escaping @Sendable (Element) -> Void) {
+        init(
+            subscriber: Subscriber<Element>,
+            onNext: @escaping @Sendable (Element) -> Void,
+            onCompletion: @escaping @Sendable (Completion) -> Void
+        ) {
             self.subscriber = subscriber
             self.onNext = onNext
+            self.onCompletion = onCompletion
+        }
+
+        /// Delivers the terminal event, unless the subscriber was disposed.
+        @inlinable
+        func finish(_ completion: Completion) {
+            guard !subscriber.isDisposed.load(ordering: .acquiring) else { return }
+            onCompletion(completion)
         }
     }
 
@@ -33,8 +49,10 @@ final class SubjectEngine<Element: Sendable>: Sendable {
     struct State: Sendable {
         @usableFromInline var subscribers: ContiguousArray<Entry> = []
         @usableFromInline var pending = PendingQueue<Event>()
-        @usableFromInline var isDelivering = false
+        /// The thread that last claimed delivery; meaningful while ``SubjectEngine/deliveryState`` is not idle.
         @usableFromInline var deliveringThread: UInt = 0
+        /// How many events were ever queued; an event's ticket is this count right after it was queued.
+        @usableFromInline var enqueuedCount: UInt = 0
         /// The terminal event, once `complete`/`fail` was called (it may still be queued for delivery).
         @usableFromInline var terminal: Completion?
         /// The cached value, for a behavior subject; nil for a publish subject.
@@ -52,6 +70,19 @@ final class SubjectEngine<Element: Sendable>: Sendable {
     /// Counts disposals made while a delivery was in progress; a changed count makes the loop check each subscriber.
     /// Changed and, with a subscriber list, read under the lock, so a snapshot and its epoch always agree.
     @usableFromInline let disposals = Atomic<UInt>(0)
+    /// Who delivers: ``idle``, ``delivering``, or ``deliveringWithPending`` (events were queued meanwhile).
+    ///
+    /// Claimed and queued-to under the lock; the deliverer gives it up with one compare-and-swap outside the lock
+    /// when nothing was queued, which saves a second lock round trip on every uncontended publish.
+    @usableFromInline let deliveryState = Atomic<Int>(SubjectEngine.idle)
+
+    /// How many queued events the deliverers have processed, in queue order: the event with ticket `t` has been
+    /// delivered once this reaches `t`.
+    @usableFromInline let deliveredCount = Atomic<UInt>(0)
+
+    @usableFromInline static var idle: Int { 0 }
+    @usableFromInline static var delivering: Int { 1 }
+    @usableFromInline static var deliveringWithPending: Int { 2 }
 
     @inlinable
     init(current: Element?) {
@@ -62,40 +93,104 @@ final class SubjectEngine<Element: Sendable>: Sendable {
 
     @inlinable
     func publish(_ value: Element) {
-        let snapshot = state.withLock { state -> Snapshot? in
-            guard state.terminal == nil else { return nil }
+        let claim = state.withLock { state -> Claim in
+            guard state.terminal == nil else { return .none }
             // Only a behavior subject has a current value (`Optional.some` even when Element is itself optional).
             if state.current != nil { state.current = value }
-            guard !state.isDelivering else {
-                state.pending.append(.value(value))
-                return nil
-            }
-            state.isDelivering = true
-            state.deliveringThread = currentThreadID()
-            return takeSnapshot(of: state.subscribers)
+            guard claimDelivery(&state) else { return enqueue(.value(value), &state) }
+            return .deliver(takeSnapshot(of: state.subscribers))
         }
-        guard let snapshot else { return }
-        deliver(value, to: snapshot)
-        drainPending()
+        switch claim {
+        case .none:
+            return
+        case .queued(let ticket, let mayWait):
+            if mayWait { awaitDelivery(of: ticket) }
+        case .drain:
+            drainPending()
+        case .deliver(let snapshot):
+            deliver(value, to: snapshot)
+            endDelivery()
+        }
     }
 
     @inlinable
     func terminate(_ completion: Completion) {
-        let snapshot = state.withLock { state -> Snapshot? in
-            guard state.terminal == nil else { return nil }
+        let claim = state.withLock { state -> Claim in
+            guard state.terminal == nil else { return .none }
             state.terminal = completion
-            guard !state.isDelivering else {
-                state.pending.append(.terminate(completion))
-                return nil
-            }
-            state.isDelivering = true
-            state.deliveringThread = currentThreadID()
+            guard claimDelivery(&state) else { return enqueue(.terminate(completion), &state) }
             defer { state.subscribers = [] }
-            return takeSnapshot(of: state.subscribers)
+            return .deliver(takeSnapshot(of: state.subscribers))
         }
-        guard let snapshot else { return }
-        finish(snapshot, with: completion)
-        drainPending()
+        switch claim {
+        case .none:
+            return
+        case .queued(let ticket, let mayWait):
+            if mayWait { awaitDelivery(of: ticket) }
+        case .drain:
+            drainPending()
+        case .deliver(let snapshot):
+            finish(snapshot, with: completion)
+            endDelivery()
+        }
+    }
+
+    /// What a publisher does after deciding under the lock.
+    @usableFromInline
+    enum Claim {
+        /// Nothing: the subject has terminated.
+        case none
+        /// The deliverer will deliver the queued event; a publisher that is not the deliverer (not inside one of
+        /// this subject's callbacks) waits for it, so a thread that publishes without pause cannot keep another one
+        /// delivering its values forever.
+        case queued(ticket: UInt, mayWait: Bool)
+        /// Deliver what is queued: this thread became the deliverer after queueing.
+        case drain
+        /// Deliver to this snapshot: this thread is the deliverer.
+        case deliver(Snapshot)
+    }
+
+    /// Becomes the deliverer if nobody is delivering; call under the lock.
+    @inlinable
+    func claimDelivery(_ state: inout State) -> Bool {
+        guard deliveryState.load(ordering: .acquiring) == Self.idle else { return false }
+        deliveryState.store(Self.delivering, ordering: .relaxed)
+        state.deliveringThread = currentThreadID()
+        return true
+    }
+
+    /// Queues an event for the deliverer; call under the lock, after ``claimDelivery(_:)`` failed.
+    ///
+    /// If the deliverer gave up in between, this thread becomes the deliverer and must drain the queue.
+    @inlinable
+    func enqueue(_ event: Event, _ state: inout State) -> Claim {
+        state.pending.append(event)
+        state.enqueuedCount &+= 1
+        let (marked, found) = deliveryState.compareExchange(
+            expected: Self.delivering, desired: Self.deliveringWithPending, ordering: .acquiringAndReleasing)
+        guard !marked, found == Self.idle else {
+            return .queued(ticket: state.enqueuedCount, mayWait: state.deliveringThread != currentThreadID())
+        }
+        deliveryState.store(Self.delivering, ordering: .relaxed)
+        state.deliveringThread = currentThreadID()
+        return .drain
+    }
+
+    /// Waits until the event with `ticket` has been delivered, for at most a few milliseconds.
+    ///
+    /// The bound keeps publishers that feed each other from inside callbacks on different threads from
+    /// deadlocking: after it, the publisher returns and its event is delivered in turn anyway.
+    @usableFromInline
+    func awaitDelivery(of ticket: UInt) {
+        CrossThreadFence.wait(atMost: .milliseconds(5)) { deliveredCount.load(ordering: .acquiring) >= ticket }
+    }
+
+    /// Gives up delivery with one compare-and-swap when nothing was queued; otherwise drains the queue.
+    @inlinable
+    func endDelivery() {
+        let (released, _) = deliveryState.compareExchange(
+            expected: Self.delivering, desired: Self.idle, ordering: .acquiringAndReleasing)
+        if !released { drainPending() }
     }
 
     /// Finishes the live subscribers when the subject itself is released; nobody can be delivering then.
@@ -107,7 +202,7 @@ final class SubjectEngine<Element: Sendable>: Sendable {
             defer { state.subscribers = [] }
             return state.subscribers
         }
-        for entry in subscribers { entry.subscriber.finish(.finished) }
+        for entry in subscribers { entry.finish(.finished) }
     }
 
     // MARK: Subscribing
@@ -121,36 +216,43 @@ final class SubjectEngine<Element: Sendable>: Sendable {
         let entry: Entry
         switch delivery {
         case .immediate:
-            entry = Entry(subscriber: Subscriber(engine: self, mailbox: nil, onCompletion: onCompletion), onNext: onNext)
+            entry = Entry(
+                subscriber: Subscriber(engine: self, mailbox: nil), onNext: onNext, onCompletion: onCompletion)
         case .queue(let queue, let buffer):
             let mailbox = Mailbox(queue: queue, policy: buffer, onNext: onNext, onCompletion: onCompletion)
             entry = Entry(
-                subscriber: Subscriber(engine: self, mailbox: mailbox, onCompletion: nil),
-                onNext: { mailbox.push($0) }
+                subscriber: Subscriber(engine: self, mailbox: mailbox),
+                onNext: { mailbox.push($0) },
+                onCompletion: { mailbox.complete($0) }
             )
         }
         let action = state.withLock { state -> AttachAction in
             if let terminal = state.terminal { return .terminated(terminal) }
-            guard !state.isDelivering else {
-                state.pending.append(.attach(entry, replay: state.current))
-                return .queued
+            if deliveryState.load(ordering: .acquiring) != Self.idle {
+                switch enqueue(.attach(entry, replay: state.current), &state) {
+                case .queued(let ticket, let mayWait): return .queued(ticket: ticket, mayWait: mayWait)
+                default: return .drain
+                }
             }
             state.subscribers.append(entry)
             guard let current = state.current else { return .attached }
             // Replaying outside the lock: become the deliverer, so values published meanwhile queue up behind it.
-            state.isDelivering = true
-            state.deliveringThread = currentThreadID()
+            _ = claimDelivery(&state)
             return .replay(current)
         }
         switch action {
         case .terminated(let completion):
-            entry.subscriber.finish(completion)
-        case .queued, .attached:
+            entry.finish(completion)
+        case .attached:
             break
+        case .queued(let ticket, let mayWait):
+            if mayWait { awaitDelivery(of: ticket) }
+        case .drain:
+            drainPending()
         case .replay(let value):
             // Nobody else holds the subscription yet, so nobody can dispose it during this call.
             entry.onNext(value)
-            drainPending()
+            endDelivery()
         }
         return Subscription(target: entry.subscriber)
     }
@@ -158,7 +260,8 @@ final class SubjectEngine<Element: Sendable>: Sendable {
     @usableFromInline
     enum AttachAction {
         case terminated(Completion)
-        case queued
+        case queued(ticket: UInt, mayWait: Bool)
+        case drain
         case attached
         case replay(Element)
     }
@@ -170,10 +273,16 @@ final class SubjectEngine<Element: Sendable>: Sendable {
     func detach(_ subscriber: Subscriber<Element>) {
         let identity = subscriber.identity
         let deliveringElsewhere = state.withLock { state -> Bool in
-            if let index = state.subscribers.lastIndex(where: { $0.subscriber === subscriber }) {
-                state.subscribers.remove(at: index)
+            // Search from the end: the newest subscribers are the most often disposed.
+            var index = state.subscribers.endIndex
+            while index > state.subscribers.startIndex {
+                index -= 1
+                if state.subscribers[index].subscriber === subscriber {
+                    state.subscribers.remove(at: index)
+                    break
+                }
             }
-            guard state.isDelivering else { return false }
+            guard deliveryState.load(ordering: .acquiring) != Self.idle else { return false }
             disposals.add(1, ordering: .sequentiallyConsistent)
             return state.deliveringThread != currentThreadID()
         }
@@ -224,7 +333,7 @@ final class SubjectEngine<Element: Sendable>: Sendable {
         for entry in snapshot.subscribers {
             activeSubscriber.store(entry.subscriber.identity, ordering: .releasing)
             atomicMemoryFence(ordering: .acquiringAndReleasing)
-            entry.subscriber.finish(completion)
+            entry.finish(completion)
         }
         activeSubscriber.store(0, ordering: .releasing)
     }
@@ -235,8 +344,7 @@ final class SubjectEngine<Element: Sendable>: Sendable {
         while true {
             let step = state.withLock { state -> DrainStep in
                 guard let event = state.pending.popFirst() else {
-                    state.isDelivering = false
-                    state.deliveringThread = 0
+                    deliveryState.store(Self.idle, ordering: .releasing)
                     return .done
                 }
                 switch event {
@@ -256,12 +364,13 @@ final class SubjectEngine<Element: Sendable>: Sendable {
             case .done:
                 return
             case .skip:
-                continue
+                break
             case .deliver(let value, let snapshot):
                 deliver(value, to: snapshot)
             case .finish(let completion, let snapshot):
                 finish(snapshot, with: completion)
             }
+            deliveredCount.add(1, ordering: .releasing)
         }
     }
 

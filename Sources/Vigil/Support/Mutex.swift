@@ -1,67 +1,48 @@
-import Synchronization
+import CLinuxSupport
 
-#if DEBUG
-    import Glibc
-#endif
-
-/// The package's lock: `Synchronization.Mutex` in release builds; in debug builds, a `pthread_mutex_t` with the
-/// same API.
+/// The package's lock: a value that only one thread at a time may touch, through ``withLock(_:)``.
 ///
-/// Swift's `Mutex` on Linux locks with a futex inside the uninstrumented standard library, so ThreadSanitizer
-/// (which runs on debug builds) cannot see it and reports every guarded access as a race. A pthread mutex is
-/// intercepted by ThreadSanitizer, so debug builds check the real locking discipline; release builds keep the
-/// inline, allocation-free `Mutex`. Every target of the package names this type `Mutex` (a typealias of its own
-/// shadows `Synchronization.Mutex`).
+/// The same API as `Synchronization.Mutex`, on a futex lock of our own (`VigilLock.h`): Swift's `Mutex` on Linux
+/// uses priority-inheritance futexes, which route every contended handover through the kernel (it made queue
+/// delivery several times slower), and it is invisible to ThreadSanitizer. This lock spins briefly before it
+/// sleeps, and ThreadSanitizer sees its atomic operations. The lock word and the value share one heap block, so the
+/// value has a stable address. Every target of the package names this type `Mutex` (a typealias of its own shadows
+/// `Synchronization.Mutex`).
 @usableFromInline
 package struct Mutex<Value>: ~Copyable {
-    #if DEBUG
-        @usableFromInline let lock: UnsafeMutablePointer<pthread_mutex_t>
-        @usableFromInline let value: UnsafeMutablePointer<Value>
-    #else
-        @usableFromInline let base: Synchronization.Mutex<Value>
-    #endif
+    @usableFromInline let block: UnsafeMutableRawPointer
+
+    /// Where the value starts in the block: after the 4-byte lock word, at the value's alignment.
+    @inlinable
+    static var valueOffset: Int { max(MemoryLayout<UInt32>.stride, MemoryLayout<Value>.alignment) }
 
     /// Creates a lock guarding `initialValue`.
     @inlinable
     package init(_ initialValue: sending Value) {
-        #if DEBUG
-            lock = .allocate(capacity: 1)
-            pthread_mutex_init(lock, nil)
-            value = .allocate(capacity: 1)
-            value.initialize(to: initialValue)
-        #else
-            base = Synchronization.Mutex(initialValue)
-        #endif
+        block = .allocate(
+            byteCount: Self.valueOffset + MemoryLayout<Value>.stride,
+            alignment: max(MemoryLayout<UInt32>.alignment, MemoryLayout<Value>.alignment))
+        block.initializeMemory(as: UInt32.self, repeating: 0, count: 1)
+        (block + Self.valueOffset).initializeMemory(as: Value.self, to: initialValue)
     }
 
-    #if DEBUG
-        @inlinable
-        deinit {
-            value.deinitialize(count: 1)
-            value.deallocate()
-            pthread_mutex_destroy(lock)
-            lock.deallocate()
-        }
-    #endif
+    @inlinable
+    deinit {
+        (block + Self.valueOffset).assumingMemoryBound(to: Value.self).deinitialize(count: 1)
+        block.deallocate()
+    }
 
-    /// Runs `body` with exclusive access to the value.
+    /// Runs `body` with exclusive access to the value; `body` must not call back into code that takes this lock.
     @inlinable
     package borrowing func withLock<Result: ~Copyable, E: Error>(
         _ body: (inout sending Value) throws(E) -> sending Result
     ) throws(E) -> sending Result {
-        #if DEBUG
-            pthread_mutex_lock(lock)
-            defer { pthread_mutex_unlock(lock) }
-            return try body(&value.pointee)
-        #else
-            return try base.withLock(body)
-        #endif
+        let word = block.assumingMemoryBound(to: UInt32.self)
+        vigil_lock(word)
+        defer { vigil_unlock(word) }
+        return try body(&(block + Self.valueOffset).assumingMemoryBound(to: Value.self).pointee)
     }
 }
 
-#if DEBUG
-    // Safe: the value is reached only through `withLock`, under the pthread mutex this struct owns.
-    extension Mutex: @unchecked Sendable {}
-#else
-    extension Mutex: Sendable {}
-#endif
+// Safe: the value is reached only through `withLock`, under the lock this struct owns (a C resource: the block).
+extension Mutex: @unchecked Sendable {}
