@@ -6,7 +6,8 @@ import Vigil
 /// `<root>/bus/iio/devices` that has the kind's channels. Readings are a `BehaviorSubject` that holds the latest
 /// ``IIOReading``: `pending` until the first sample, then each value, or `unavailable` with the reason when a sample
 /// cannot be read (the monitor keeps polling; in buffered mode a failed device node stops the monitor and the buffer
-/// is disabled). Readings are published on the event-loop thread, never under a lock.
+/// is disabled). Polled readings are published when a value changes; buffered ones for every scan. Readings are
+/// published on the event-loop thread, never under a lock.
 ///
 /// Use the aliases: ``AccelerometerMonitor``, ``GyroscopeMonitor``, ``MagnetometerMonitor``,
 /// ``AmbientLightMonitor``, ``ProximityMonitor``, ``PressureMonitor``.
@@ -16,6 +17,8 @@ public final class IIOSensorMonitor<Kind: IIOSensorKind>: Source {
         var sampler: (any IIOSampler)?
         var device: IIODevice?
         var generation = 0
+        /// The values of the last published polled sample, to publish only changes.
+        var lastPolledValues: [Double]?
     }
 
     /// A short human name, for example "Accelerometer".
@@ -119,6 +122,7 @@ public final class IIOSensorMonitor<Kind: IIOSensorKind>: Source {
         var kind = state.withLock { $0.kind }
         try kind.prepare(device: device)
         let generation = state.withLock { state in
+            state.lastPolledValues = nil
             state.generation += 1
             return state.generation
         }
@@ -161,10 +165,16 @@ public final class IIOSensorMonitor<Kind: IIOSensorKind>: Source {
             guard state.generation == generation, state.sampler != nil else { return nil }
             switch event {
             case .sample(let sample):
+                if case .polled = mode {
+                    if state.lastPolledValues == sample.values { return nil }
+                    state.lastPolledValues = sample.values
+                }
                 return .value(state.kind.value(from: sample))
             case .error(let error):
+                state.lastPolledValues = nil
                 return .unavailable(reason: error.description)
             case .failed(let error):
+                state.lastPolledValues = nil
                 state.sampler = nil
                 state.device = nil
                 return .unavailable(reason: error.description)

@@ -237,3 +237,20 @@ extension Vector3 {
         abs(x - other.x) <= tolerance && abs(y - other.y) <= tolerance && abs(z - other.z) <= tolerance
     }
 }
+
+extension IIOPolledMonitorTests {
+    @Test func publishesOnlyWhenAPolledValueChanges() throws {
+        let tree = FakeIIOTree()
+        tree.addDevice(0, name: "als", files: ["in_illuminance_input": "5\n"])
+        let monitor = AmbientLightMonitor(root: tree.root, mode: Self.fast)
+        let recorder = IIOReadingRecorder(monitor.readings)
+        try monitor.startMonitoring()
+        defer { monitor.stopMonitoring() }
+        #expect(recorder.first { $0.value?.lux == 5 } != nil)
+        // At 200 Hz, 0.2 s is about 40 polls of the same value: none is published again.
+        _ = recorder.wait(timeout: 0.2) { $0.count > 2 }
+        #expect(recorder.values.compactMap(\.value).count == 1)
+        tree.write("bus/iio/devices/iio:device0/in_illuminance_input", "6\n")
+        #expect(recorder.first { $0.value?.lux == 6 } != nil)
+    }
+}
