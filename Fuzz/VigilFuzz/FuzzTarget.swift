@@ -33,5 +33,21 @@ struct FuzzTarget: Sendable {
         "inotify": FuzzTarget { bytes in
             _ = try? InotifyEvent.parse(bytes)
         },
+        "iio-scan": FuzzTarget { bytes in
+            // Scan-element types, one per line, then a NUL, then scan bytes to decode with that layout.
+            let split = bytes.firstIndex(of: 0) ?? bytes.endIndex
+            let text = String(decoding: bytes[..<split], as: UTF8.self)
+            var channels: [(name: String, index: Int, type: ScanElementType)] = []
+            for (index, line) in text.split(separator: "\n").enumerated() {
+                guard let type = try? ScanElementType(parsing: String(line)) else { return }
+                channels.append(("in_fuzz\(index)", index, type))
+            }
+            guard let layout = try? ScanLayout(channels: channels) else { return }
+            let scans = split < bytes.endIndex ? bytes[(split + 1)...] : bytes[bytes.endIndex...]
+            _ = try? layout.decodeScans(Array(scans))
+        },
+        "mount-matrix": FuzzTarget { bytes in
+            _ = try? MountMatrix(parsing: String(decoding: bytes, as: UTF8.self))
+        },
     ]
 }
