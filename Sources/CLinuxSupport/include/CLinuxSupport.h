@@ -3,9 +3,9 @@
 #ifndef VIGIL_CLINUXSUPPORT_H
 #define VIGIL_CLINUXSUPPORT_H
 
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE 1
-#endif
+// No _GNU_SOURCE here: Glibc's Swift module is built without it, and a header that sees glibc's declarations
+// differently (fd_set's fields are named differently under _GNU_SOURCE, for one) makes the two modules clash. What
+// needs _GNU_SOURCE is declared here and defined in VigilGNU.c.
 
 #include <errno.h>
 #include <fcntl.h>
@@ -82,20 +82,13 @@ static inline size_t vigil_cmsg_len(size_t len) { return CMSG_LEN(len); }
 // MARK: netlink sockets (netlink(7), setns(2), unix(7) credentials)
 
 /// Moves the calling thread into the network namespace `fd` refers to (`setns(fd, CLONE_NEWNET)`).
-static inline int vigil_setns_network(int fd) { return setns(fd, CLONE_NEWNET); }
+int vigil_setns_network(int fd);
 /// The size of `struct ucred`, the payload of an `SCM_CREDENTIALS` control message.
-static inline size_t vigil_ucred_size(void) { return sizeof(struct ucred); }
+size_t vigil_ucred_size(void);
 /// Whether `header` is an `SCM_CREDENTIALS` message long enough to hold a `struct ucred`.
-static inline int vigil_cmsg_is_credentials(const struct cmsghdr *header) {
-    return header->cmsg_level == SOL_SOCKET && header->cmsg_type == SCM_CREDENTIALS
-        && header->cmsg_len >= CMSG_LEN(sizeof(struct ucred));
-}
+int vigil_cmsg_is_credentials(const struct cmsghdr *header);
 /// The sender's uid in an `SCM_CREDENTIALS` message (check ``vigil_cmsg_is_credentials`` first).
-static inline uint32_t vigil_cmsg_credentials_uid(struct cmsghdr *header) {
-    struct ucred credentials;
-    memcpy(&credentials, CMSG_DATA(header), sizeof credentials);
-    return credentials.uid;
-}
+uint32_t vigil_cmsg_credentials_uid(struct cmsghdr *header);
 
 // MARK: constants Swift imports poorly (enum-like macros with casts)
 
