@@ -8,7 +8,7 @@ target=${1:?usage: Fuzz/run.sh TARGET SECONDS}
 seconds=${2:?usage: Fuzz/run.sh TARGET SECONDS}
 
 scratch=.build/fuzz
-# -sanitize=fuzzer instruments the Swift code and links libFuzzer, whose main drives LLVMFuzzerTestOneInput;
+# -sanitize=fuzzer instruments the Swift code and links libFuzzer's driver, which VigilFuzz's main calls;
 # VIGIL_LIBFUZZER drops the replay-only fallback driver; lld, since gold fails on this link.
 swift build --product VigilFuzz --scratch-path "$scratch" --sanitize=address -Xcc -DVIGIL_LIBFUZZER \
     -Xswiftc -sanitize=fuzzer -Xswiftc -Xclang-linker -Xswiftc -fuse-ld=lld >"$scratch-build.log" 2>&1 || {

@@ -46,6 +46,32 @@ struct FuzzTarget: Sendable {
             let scans = split < bytes.endIndex ? bytes[(split + 1)...] : bytes[bytes.endIndex...]
             _ = try? layout.decodeScans(Array(scans))
         },
+        "procfs": FuzzTarget { bytes in
+            // The first byte picks the file: /proc/stat, /proc/meminfo or a PSI file; the rest is its text.
+            guard let selector = bytes.first else { return }
+            let text = String(decoding: bytes.dropFirst(), as: UTF8.self)
+            switch selector % 3 {
+            case 0: _ = try? CPUTimes.parse(text)
+            case 1: _ = try? MemoryUsage.parse(text)
+            default: _ = try? PressureStall.parse(text)
+            }
+        },
+        "sysfs": FuzzTarget { bytes in
+            // `name=value` lines, as a device directory's attributes, through every class parser; and the same
+            // text as a power-supply uevent.
+            let text = String(decoding: bytes, as: UTF8.self)
+            var attributes: [String: String] = [:]
+            for line in text.split(separator: "\n") {
+                let parts = line.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                attributes[String(parts[0])] = parts.count > 1 ? String(parts[1]) : ""
+            }
+            _ = try? PowerSupply.parse(name: "BAT0", attributes: attributes, origin: "/fuzz/BAT0")
+            _ = try? HwmonChip.parse(name: "hwmon0", attributes: attributes, origin: "/fuzz/hwmon0")
+            _ = try? Backlight.parse(name: "panel", attributes: attributes, origin: "/fuzz/panel")
+            _ = try? ThermalZone.parse(name: "thermal_zone0", attributes: attributes, origin: "/fuzz/zone")
+            let uevent = PowerSupply.attributes(fromUevent: text)
+            _ = try? PowerSupply.parse(name: uevent.name ?? "BAT0", attributes: uevent.attributes, origin: "/fuzz")
+        },
         "mount-matrix": FuzzTarget { bytes in
             _ = try? MountMatrix(parsing: String(decoding: bytes, as: UTF8.self))
         },

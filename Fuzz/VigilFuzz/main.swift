@@ -2,9 +2,9 @@ import CFuzzSupport
 import Glibc
 
 // Without libFuzzer: `VigilFuzz TARGET FILE_OR_DIRECTORY…` replays inputs through one target (a regression run of a
-// corpus or of a crash input). Under libFuzzer (Fuzz/run.sh), libFuzzer's own main drives LLVMFuzzerTestOneInput
-// and this file does not run. Each target feeds bytes to one parser of outside bytes, which may reject them with an
-// error but must never crash, hang or leak.
+// corpus or of a crash input). Built by Fuzz/run.sh, the same call reaches libFuzzer's driver, which takes the
+// target from VIGIL_FUZZ_TARGET and its own options from the arguments. Each target feeds bytes to one parser of
+// outside bytes, which may reject them with an error but must never crash, hang or leak.
 guard FuzzTarget.selected != nil else {
     let names = FuzzTarget.all.keys.sorted().joined(separator: ", ")
     print("usage: VigilFuzz TARGET [FILE | DIRECTORY]…\ntargets: \(names)")
