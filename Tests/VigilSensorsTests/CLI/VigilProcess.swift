@@ -23,9 +23,16 @@ final class VigilProcess: Sendable {
 
     /// Text collected from a pipe as it arrives.
     final class TextBuffer: Sendable {
-        private let text = Mutex<String>("")
-        var value: String { text.withLock { $0 } }
-        func append(_ data: Data) { text.withLock { $0 += String(decoding: data, as: UTF8.self) } }
+        private let text = Mutex<(value: String, ended: Bool)>(("", false))
+        var value: String { text.withLock { $0.value } }
+        /// Whether the pipe reached end of file (the writer closed it).
+        var ended: Bool { text.withLock { $0.ended } }
+
+        func append(_ data: Data) {
+            text.withLock { text in
+                if data.isEmpty { text.ended = true } else { text.value += String(decoding: data, as: UTF8.self) }
+            }
+        }
     }
 
     private let process: Process
@@ -40,7 +47,11 @@ final class VigilProcess: Sendable {
         process.arguments = wrapper.isEmpty ? arguments : Array(wrapper.dropFirst()) + [executable] + arguments
         for (pipe, buffer) in [(Pipe(), output), (Pipe(), errors)] {
             if buffer === output { process.standardOutput = pipe } else { process.standardError = pipe }
-            pipe.fileHandleForReading.readabilityHandler = { handle in buffer.append(handle.availableData) }
+            pipe.fileHandleForReading.readabilityHandler = { handle in
+                let data = handle.availableData
+                buffer.append(data)
+                if data.isEmpty { handle.readabilityHandler = nil }
+            }
         }
         try process.run()
     }
@@ -52,6 +63,6 @@ final class VigilProcess: Sendable {
 
     func signal(_ number: Int32) { kill(process.processIdentifier, number) }
 
-    /// Waits (10 s at most) for the process to exit; returns whether it did.
-    func waitForExit() async -> Bool { await eventually { !self.isRunning } }
+    /// Waits (10 s at most) for the process to exit and its output to be read to the end; returns whether it did.
+    func waitForExit() async -> Bool { await eventually { !self.isRunning && self.output.ended && self.errors.ended } }
 }
