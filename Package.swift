@@ -19,6 +19,12 @@ let package = Package(
             dependencies: ["Vigil", "CMallocCounter"],
             path: "Benchmarks/VigilBenchmarks"
         ),
+        .target(name: "CFuzzSupport", path: "Fuzz/CFuzzSupport"),
+        .executableTarget(
+            name: "VigilFuzz",
+            dependencies: ["VigilSensors", "CFuzzSupport"],
+            path: "Fuzz/VigilFuzz"
+        ),
         .testTarget(name: "VigilTests", dependencies: ["Vigil"]),
         .testTarget(name: "VigilSensorsTests", dependencies: ["VigilSensors", "Vigil", "CLinuxSupport"]),
     ],

@@ -98,3 +98,42 @@ import Vigil
         #expect(weakToken == nil)
     }
 }
+
+@Suite struct ManySubscriptionsTests {
+    @Test(arguments: ["oldest first", "newest first", "shuffled"])
+    func disposingManyInAnyOrderKeepsTheRestInSubscriptionOrder(order: String) {
+        let subject = PublishSubject<Int>()
+        let log = Recorder<Int>()
+        var subscriptions = (0..<2000).map { index in subject.subscribe { _ in log.record(index) } }
+        let keep = Set(stride(from: 0, to: 2000, by: 7))
+        var doomed = Array((0..<2000).filter { !keep.contains($0) })
+        switch order {
+        case "newest first": doomed.reverse()
+        case "shuffled":
+            var generator = SplitMix(seed: 42)
+            doomed.shuffle(using: &generator)
+        default: break
+        }
+        for index in doomed { subscriptions[index].dispose() }
+        subject.publish(1)
+        #expect(log.values == keep.sorted())
+        subscriptions.removeAll()
+        subject.publish(2)
+        #expect(log.values == keep.sorted())
+    }
+}
+
+/// A small deterministic random number generator for reproducible shuffles.
+struct SplitMix: RandomNumberGenerator {
+    var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var value = state
+        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
+        return value ^ (value >> 31)
+    }
+}

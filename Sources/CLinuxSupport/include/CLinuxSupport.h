@@ -3,9 +3,9 @@
 #ifndef VIGIL_CLINUXSUPPORT_H
 #define VIGIL_CLINUXSUPPORT_H
 
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE 1
-#endif
+// No _GNU_SOURCE here: Glibc's Swift module is built without it, and a header that sees glibc's declarations
+// differently (fd_set's fields are named differently under _GNU_SOURCE, for one) makes the two modules clash. What
+// needs _GNU_SOURCE is declared here and defined in VigilGNU.c.
 
 #include <errno.h>
 #include <fcntl.h>
@@ -77,6 +77,17 @@ static inline struct cmsghdr *vigil_cmsg_nxthdr(struct msghdr *message, struct c
 static inline unsigned char *vigil_cmsg_data(struct cmsghdr *header) { return CMSG_DATA(header); }
 static inline size_t vigil_cmsg_space(size_t len) { return CMSG_SPACE(len); }
 static inline size_t vigil_cmsg_len(size_t len) { return CMSG_LEN(len); }
+
+// MARK: netlink sockets (netlink(7), setns(2), unix(7) credentials)
+
+/// Moves the calling thread into the network namespace `fd` refers to (`setns(fd, CLONE_NEWNET)`).
+int vigil_setns_network(int fd);
+/// The size of `struct ucred`, the payload of an `SCM_CREDENTIALS` control message.
+size_t vigil_ucred_size(void);
+/// Whether `header` is an `SCM_CREDENTIALS` message long enough to hold a `struct ucred`.
+int vigil_cmsg_is_credentials(const struct cmsghdr *header);
+/// The sender's uid in an `SCM_CREDENTIALS` message (check ``vigil_cmsg_is_credentials`` first).
+uint32_t vigil_cmsg_credentials_uid(struct cmsghdr *header);
 
 // MARK: constants Swift imports poorly (enum-like macros with casts)
 

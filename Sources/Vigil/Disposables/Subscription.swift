@@ -1,12 +1,5 @@
 import Synchronization
 
-/// What a subscription tells its source when it is disposed.
-@usableFromInline
-protocol SubscriptionTarget: AnyObject, Sendable {
-    /// Stops the subscription: no callback starts after this returns, pending values are dropped, closures released.
-    func cancel()
-}
-
 /// A live subscription to an ``ObservableType``; disposing it stops its callbacks.
 ///
 /// A subscription that nobody holds is disposed when it is released: keep it, or put it in a ``DisposeBag``.
@@ -14,12 +7,21 @@ protocol SubscriptionTarget: AnyObject, Sendable {
 /// thread has returned (unless `dispose()` is called from inside that very callback); values still queued for it are
 /// dropped, and its closures are released.
 public final class Subscription: Disposable {
-    @usableFromInline let target: any SubscriptionTarget
+    /// What disposing does; for a subject's subscriber, created where `subscribe` was specialized, so the cancel
+    /// path runs specialized code too.
+    @usableFromInline let cancel: @Sendable () -> Void
     @usableFromInline let disposed = Atomic<Bool>(false)
 
     @inlinable
-    init(target: any SubscriptionTarget) {
-        self.target = target
+    init(cancel: @escaping @Sendable () -> Void) {
+        self.cancel = cancel
+    }
+
+    /// Creates a subscription that runs `onDispose` once, when it is disposed or released.
+    ///
+    /// For custom ``Observable``s: return one that stops whatever feeds the observer.
+    public convenience init(onDispose: @escaping @Sendable () -> Void) {
+        self.init(cancel: onDispose)
     }
 
     /// A subscription that was never connected to anything, already disposed.
@@ -35,7 +37,7 @@ public final class Subscription: Disposable {
 
     public func dispose() {
         guard !disposed.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        target.cancel()
+        cancel()
     }
 
     public var isDisposed: Bool {

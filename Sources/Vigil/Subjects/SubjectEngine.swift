@@ -30,10 +30,16 @@ final class SubjectEngine<Element: Sendable>: Sendable {
             self.onCompletion = onCompletion
         }
 
+        /// What a disposed entry becomes until the list is compacted: same subscriber, closures that do nothing.
+        @inlinable
+        func tombstone(ignoring: @escaping @Sendable (Element) -> Void) -> Entry {
+            Entry(subscriber: subscriber, onNext: ignoring, onCompletion: { _ in })
+        }
+
         /// Delivers the terminal event, unless the subscriber was disposed.
         @inlinable
         func finish(_ completion: Completion) {
-            guard !subscriber.isDisposed.load(ordering: .acquiring) else { return }
+            guard !subscriber.isDisposed else { return }
             onCompletion(completion)
         }
     }
@@ -47,7 +53,10 @@ final class SubjectEngine<Element: Sendable>: Sendable {
 
     @usableFromInline
     struct State: Sendable {
+        /// Live entries in subscription order, with tombstones of disposed ones until the next compaction.
         @usableFromInline var subscribers: ContiguousArray<Entry> = []
+        /// How many tombstones `subscribers` holds.
+        @usableFromInline var tombstones = 0
         @usableFromInline var pending = PendingQueue<Event>()
         /// The thread that last claimed delivery; meaningful while ``SubjectEngine/deliveryState`` is not idle.
         @usableFromInline var deliveringThread: UInt = 0
@@ -84,9 +93,13 @@ final class SubjectEngine<Element: Sendable>: Sendable {
     @usableFromInline static var delivering: Int { 1 }
     @usableFromInline static var deliveringWithPending: Int { 2 }
 
+    /// The `onNext` of tombstones: one closure per subject, so disposing allocates nothing.
+    @usableFromInline let ignoreValue: @Sendable (Element) -> Void
+
     @inlinable
     init(current: Element?) {
         state = Mutex(State(current: current))
+        ignoreValue = { _ in }
     }
 
     // MARK: Publishing
@@ -234,7 +247,7 @@ final class SubjectEngine<Element: Sendable>: Sendable {
                 default: return .drain
                 }
             }
-            state.subscribers.append(entry)
+            append(entry, to: &state)
             guard let current = state.current else { return .attached }
             // Replaying outside the lock: become the deliverer, so values published meanwhile queue up behind it.
             _ = claimDelivery(&state)
@@ -254,7 +267,8 @@ final class SubjectEngine<Element: Sendable>: Sendable {
             entry.onNext(value)
             endDelivery()
         }
-        return Subscription(target: entry.subscriber)
+        let subscriber = entry.subscriber
+        return Subscription(cancel: { subscriber.cancel() })
     }
 
     @usableFromInline
@@ -269,26 +283,59 @@ final class SubjectEngine<Element: Sendable>: Sendable {
     // MARK: Disposing
 
     /// Removes a disposed subscriber; if a delivery on another thread may be calling it, waits until it is not.
+    ///
+    /// The entry becomes a tombstone in O(1) (its closures are released after the lock), and the list is compacted
+    /// once tombstones outnumber live entries, so disposing many subscriptions in any order stays linear.
     @inlinable
     func detach(_ subscriber: Subscriber<Element>) {
         let identity = subscriber.identity
-        let deliveringElsewhere = state.withLock { state -> Bool in
-            // Search from the end: the newest subscribers are the most often disposed.
-            var index = state.subscribers.endIndex
-            while index > state.subscribers.startIndex {
-                index -= 1
-                if state.subscribers[index].subscriber === subscriber {
-                    state.subscribers.remove(at: index)
-                    break
+        let (released, deliveringElsewhere) = state.withLock { state -> (ContiguousArray<Entry>, Bool) in
+            var released: ContiguousArray<Entry> = []
+            let index = subscriber.index
+            if state.subscribers.indices.contains(index), state.subscribers[index].subscriber === subscriber {
+                if index == state.subscribers.count - 1 {
+                    // The newest subscriber (the common case: churn, bags disposing newest first): just drop it,
+                    // and any tombstones it uncovers.
+                    released.append(state.subscribers.removeLast())
+                    while let last = state.subscribers.last, last.subscriber.isDisposed, state.tombstones > 0 {
+                        released.append(state.subscribers.removeLast())
+                        state.tombstones -= 1
+                    }
+                } else {
+                    released.append(state.subscribers[index])
+                    state.subscribers[index] = state.subscribers[index].tombstone(ignoring: ignoreValue)
+                    state.tombstones += 1
+                    if state.tombstones > 16 && state.tombstones * 2 > state.subscribers.count {
+                        released = compact(&state)
+                    }
                 }
             }
-            guard deliveryState.load(ordering: .acquiring) != Self.idle else { return false }
+            guard deliveryState.load(ordering: .acquiring) != Self.idle else { return (released, false) }
             disposals.add(1, ordering: .sequentiallyConsistent)
-            return state.deliveringThread != currentThreadID()
+            return (released, state.deliveringThread != currentThreadID())
         }
+        withExtendedLifetime(released) {}
         guard deliveringElsewhere else { return }
         CrossThreadFence.synchronize()
         CrossThreadFence.wait { activeSubscriber.load(ordering: .acquiring) != identity }
+    }
+
+    /// Appends a live entry and records its index; call under the lock.
+    @inlinable
+    func append(_ entry: Entry, to state: inout State) {
+        entry.subscriber.index = state.subscribers.count
+        state.subscribers.append(entry)
+    }
+
+    /// Drops the tombstones (and entries disposed but not yet detached) and renumbers the live entries; call under
+    /// the lock. Returns the old list, for the caller to release after the lock.
+    @inlinable
+    func compact(_ state: inout State) -> ContiguousArray<Entry> {
+        let old = state.subscribers
+        state.subscribers = old.filter { !$0.subscriber.isDisposed }
+        for (index, entry) in state.subscribers.enumerated() { entry.subscriber.index = index }
+        state.tombstones = 0
+        return old
     }
 
     // MARK: The delivery loop
@@ -320,7 +367,7 @@ final class SubjectEngine<Element: Sendable>: Sendable {
             // waits for the callback (see CrossThreadFence).
             activeSubscriber.store(entry.subscriber.identity, ordering: .releasing)
             atomicMemoryFence(ordering: .acquiringAndReleasing)
-            if disposals.load(ordering: .acquiring) != epoch, entry.subscriber.isDisposed.load(ordering: .acquiring) {
+            if disposals.load(ordering: .acquiring) != epoch, entry.subscriber.isDisposed {
                 continue
             }
             entry.onNext(value)
@@ -351,12 +398,15 @@ final class SubjectEngine<Element: Sendable>: Sendable {
                 case .value(let value):
                     return .deliver(value, takeSnapshot(of: state.subscribers))
                 case .attach(let entry, let replay):
-                    guard !entry.subscriber.isDisposed.load(ordering: .acquiring) else { return .skip }
-                    state.subscribers.append(entry)
+                    guard !entry.subscriber.isDisposed else { return .skip }
+                    append(entry, to: &state)
                     guard let replay else { return .skip }
                     return .deliver(replay, takeSnapshot(of: [entry]))
                 case .terminate(let completion):
-                    defer { state.subscribers = [] }
+                    defer {
+                        state.subscribers = []
+                        state.tombstones = 0
+                    }
                     return .finish(completion, takeSnapshot(of: state.subscribers))
                 }
             }

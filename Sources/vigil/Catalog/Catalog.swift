@@ -5,7 +5,7 @@
 enum Catalog {
     /// All entries, in the order `vigil list` shows them.
     static var all: [CatalogEntry] {
-        filesEntries
+        filesEntries + networkEntries + iioEntries
     }
 
     /// The entry with this id, if any.

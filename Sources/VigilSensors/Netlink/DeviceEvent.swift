@@ -1,0 +1,36 @@
+/// What a ``DeviceMonitor`` reports: a device event, or a notice that events were lost.
+public enum DeviceEvent: Hashable, Sendable, Encodable, CustomStringConvertible {
+    /// A kernel uevent that passed the monitor's filter.
+    case uevent(Uevent)
+    /// The kernel dropped events (`ENOBUFS`): the consumer should rescan the devices it cares about.
+    case overflow
+
+    public var description: String {
+        switch self {
+        case .uevent(let event): return event.description
+        case .overflow: return "overflow: events were lost, rescan"
+        }
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case event, action, devpath, subsystem, devtype, driver, seqnum,
+            properties
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        switch self {
+        case .overflow:
+            try container.encode("overflow", forKey: .event)
+        case .uevent(let event):
+            try container.encode("uevent", forKey: .event)
+            try container.encode(event.action, forKey: .action)
+            try container.encode(event.devpath, forKey: .devpath)
+            try container.encode(event.subsystem, forKey: .subsystem)
+            try container.encodeIfPresent(event.devtype, forKey: .devtype)
+            try container.encodeIfPresent(event.driver, forKey: .driver)
+            try container.encodeIfPresent(event.seqnum, forKey: .seqnum)
+            try container.encode(event.properties, forKey: .properties)
+        }
+    }
+}

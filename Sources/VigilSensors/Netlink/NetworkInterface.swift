@@ -1,0 +1,83 @@
+/// One network interface as the kernel reports it, with its addresses.
+public struct NetworkInterface: Hashable, Sendable, Encodable, CustomStringConvertible {
+    /// The interface index (`ifindex`), stable while the interface exists.
+    public var index: Int
+    /// The name, for example `eth0`; it changes when the interface is renamed.
+    public var name: String
+    /// What sort of device it is.
+    public var kind: InterfaceKind
+    /// The link kind the kernel names for virtual devices (`IFLA_INFO_KIND`: `veth`, `bridge`, …).
+    public var linkKind: String?
+    /// The `IFF_*` flags.
+    public var flags: InterfaceFlags
+    /// The RFC 2863 operational status.
+    public var operationalStatus: OperationalStatus
+    /// The MTU in bytes, when reported.
+    public var mtu: Int?
+    /// The hardware address as colon-separated hex (`aa:bb:cc:dd:ee:ff`), when the device has one.
+    public var hardwareAddress: String?
+    /// The interface's addresses, IPv4 first, each family in address order.
+    public var addresses: [InterfaceAddress]
+
+    /// Creates an interface record.
+    public init(
+        index: Int, name: String, kind: InterfaceKind, linkKind: String? = nil, flags: InterfaceFlags,
+        operationalStatus: OperationalStatus, mtu: Int? = nil, hardwareAddress: String? = nil,
+        addresses: [InterfaceAddress] = []
+    ) {
+        self.index = index
+        self.name = name
+        self.kind = kind
+        self.linkKind = linkKind
+        self.flags = flags
+        self.operationalStatus = operationalStatus
+        self.mtu = mtu
+        self.hardwareAddress = hardwareAddress
+        self.addresses = addresses
+    }
+
+    /// Whether the interface is administratively up (`IFF_UP`).
+    public var isUp: Bool { flags.contains(.up) }
+    /// Whether the interface has carrier (`IFF_LOWER_UP`).
+    public var hasCarrier: Bool { flags.contains(.lowerUp) }
+
+    /// The systemd-networkd-like summary: off, no-carrier, dormant, carrier, degraded or routable.
+    ///
+    /// Host-scope addresses (loopback's) do not count, so `lo` is `carrier`, as networkd reports it.
+    public var state: LinkState {
+        guard isUp else { return .off }
+        guard hasCarrier else { return .noCarrier }
+        if operationalStatus == .dormant || flags.contains(.dormant) { return .dormant }
+        let usable = addresses.filter(\.isUsable)
+        if usable.contains(where: { $0.scope < .site }) { return .routable }
+        if usable.contains(where: { $0.scope < .host }) { return .degraded }
+        return .carrier
+    }
+
+    /// For example `eth0 (#2 ethernet) routable UP,LOWER_UP mtu 1500 192.0.2.10/24`.
+    public var description: String {
+        var parts = ["\(name) (#\(index) \(linkKind ?? kind.description))", state.description]
+        parts.append(flags.names.isEmpty ? "-" : flags.names.joined(separator: ","))
+        if let mtu { parts.append("mtu \(mtu)") }
+        parts += addresses.map { $0.address.description + "/" + String($0.prefixLength) }
+        return parts.joined(separator: " ")
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case index, name, kind, linkKind, state, flags, operationalStatus, mtu, hardwareAddress, addresses
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(index, forKey: .index)
+        try container.encode(name, forKey: .name)
+        try container.encode(kind, forKey: .kind)
+        try container.encodeIfPresent(linkKind, forKey: .linkKind)
+        try container.encode(state, forKey: .state)
+        try container.encode(flags, forKey: .flags)
+        try container.encode(operationalStatus, forKey: .operationalStatus)
+        try container.encodeIfPresent(mtu, forKey: .mtu)
+        try container.encodeIfPresent(hardwareAddress, forKey: .hardwareAddress)
+        try container.encode(addresses, forKey: .addresses)
+    }
+}

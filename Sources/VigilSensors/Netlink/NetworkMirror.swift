@@ -1,0 +1,124 @@
+import CLinuxSupport
+import Glibc
+
+/// A copy of the kernel's links, addresses and default routes, kept current by applying rtnetlink messages.
+///
+/// It is a pure value: ``apply(_:)`` changes it, ``path`` reads it. Where the kernel drops state without telling
+/// (IPv4 routes through a link that goes down, or through a link that loses its last IPv4 address), the mirror drops
+/// it too, as the kernel does.
+public struct NetworkMirror: Sendable {
+    private var links: [Int: RouteMessage.Link] = [:]
+    private var kinds: [Int: InterfaceKind] = [:]
+    private var addresses: [Int: [InterfaceAddress]] = [:]
+    private var routes: [DefaultRoute] = []
+    private let sysfsRoot: String?
+
+    /// Creates an empty mirror.
+    ///
+    /// - Parameter sysfsRoot: Where to look up whether an Ethernet-type interface is Wi-Fi
+    ///   (`ROOT/class/net/NAME/wireless` or `phy80211`), normally `/sys`. Pass `nil` when the links live in another
+    ///   network namespace than the one sysfs shows, so a name clash cannot mislead.
+    public init(sysfsRoot: String? = "/sys") {
+        self.sysfsRoot = sysfsRoot
+    }
+
+    /// Applies one message; ``RouteMessage/done`` and ``RouteMessage/error(errno:)`` change nothing.
+    public mutating func apply(_ message: RouteMessage) {
+        switch message {
+        case .newLink(let link):
+            if links[link.index]?.name != link.name || links[link.index]?.linkKind != link.linkKind
+                || links[link.index]?.hardwareType != link.hardwareType
+            {
+                kinds[link.index] = classify(link)
+            }
+            links[link.index] = link
+            if !link.flags.contains(.up) { removeRoutes(through: link.index, family: nil) }
+        case .deleteLink(let link):
+            links[link.index] = nil
+            kinds[link.index] = nil
+            addresses[link.index] = nil
+            removeRoutes(through: link.index, family: nil)
+        case .newAddress(let address):
+            var list = addresses[address.interfaceIndex] ?? []
+            list.removeAll { $0.isSameAddress(as: address) }
+            list.append(address)
+            addresses[address.interfaceIndex] = list.sorted { $0.address < $1.address }
+        case .deleteAddress(let address):
+            var list = addresses[address.interfaceIndex] ?? []
+            list.removeAll { $0.isSameAddress(as: address) }
+            addresses[address.interfaceIndex] = list.isEmpty ? nil : list
+            if address.address.family == .ipv4, !list.contains(where: { $0.address.family == .ipv4 }) {
+                removeRoutes(through: address.interfaceIndex, family: .ipv4)
+            }
+        case .newRoute(let route, let replace):
+            if replace { routes.removeAll { $0.hasSameKey(as: route) } }
+            routes.removeAll { $0 == route }
+            routes.append(route)
+        case .deleteRoute(let route):
+            if let exact = routes.firstIndex(of: route) {
+                routes.remove(at: exact)
+            } else if let similar = routes.firstIndex(where: {
+                $0.hasSameKey(as: route) && $0.interfaceIndexes == route.interfaceIndexes
+            }) {
+                routes.remove(at: similar)
+            }
+        case .done, .error:
+            break
+        }
+    }
+
+    /// Applies every message in order.
+    public mutating func apply(_ messages: some Sequence<RouteMessage>) {
+        for message in messages { apply(message) }
+    }
+
+    /// The mirrored state as a ``NetworkPath``.
+    public var path: NetworkPath {
+        let interfaces = links.values.sorted { $0.index < $1.index }.map { link in
+            NetworkInterface(
+                index: link.index, name: link.name, kind: kinds[link.index] ?? .other, linkKind: link.linkKind,
+                flags: link.flags, operationalStatus: link.operationalStatus, mtu: link.mtu,
+                hardwareAddress: link.hardwareAddress.flatMap(Self.formatHardwareAddress),
+                addresses: addresses[link.index] ?? [])
+        }
+        let sortedRoutes = routes.sorted {
+            ($0.family, $0.metric, $0.table) < ($1.family, $1.metric, $1.table)
+        }
+        return NetworkPath(interfaces: interfaces, defaultRoutes: sortedRoutes)
+    }
+
+    private mutating func removeRoutes(through index: Int, family: IPAddress.Family?) {
+        routes = routes.compactMap { route in
+            guard family == nil || route.family == family else { return route }
+            var trimmed = route
+            trimmed.nextHops.removeAll { $0.interfaceIndex == index }
+            return trimmed.nextHops.isEmpty ? nil : trimmed
+        }
+    }
+
+    private func classify(_ link: RouteMessage.Link) -> InterfaceKind {
+        // ARPHRD_* values from linux/if_arp.h.
+        switch Int32(link.hardwareType) {
+        case ARPHRD_LOOPBACK: return .loopback
+        case _ where link.linkKind != nil: return .virtual
+        case ARPHRD_ETHER: return isWireless(link.name) ? .wireless : .ethernet
+        case ARPHRD_IEEE80211, ARPHRD_IEEE80211_PRISM, ARPHRD_IEEE80211_RADIOTAP: return .wireless
+        case ARPHRD_NONE, ARPHRD_VOID: return .virtual
+        default: return .other
+        }
+    }
+
+    private func isWireless(_ name: String) -> Bool {
+        guard let sysfsRoot, !name.contains("/"), name != ".", name != ".." else { return false }
+        let directory = sysfsRoot + "/class/net/" + name
+        return access(directory + "/wireless", F_OK) == 0 || access(directory + "/phy80211", F_OK) == 0
+    }
+
+    private static func formatHardwareAddress(_ bytes: [UInt8]) -> String? {
+        guard !bytes.isEmpty else { return nil }
+        return bytes.map { byte in
+            let hex = String(byte, radix: 16)
+            return byte < 16 ? "0" + hex : hex
+        }.joined(separator: ":")
+    }
+}

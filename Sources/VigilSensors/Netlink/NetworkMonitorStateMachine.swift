@@ -1,0 +1,147 @@
+import CLinuxSupport
+
+/// The decisions of ``NetworkMonitor``: which dump to request next, which messages belong to it, and when the mirror
+/// is complete enough to publish.
+///
+/// A dump runs links, then addresses, then routes, each as one request on the same socket that already listens to
+/// the groups, so no change between them is lost. Its replies go into a fresh `staging` mirror; notifications go into
+/// both mirrors. When the route dump ends, `staging` becomes `live`. A dump the kernel marks interrupted
+/// (`NLM_F_DUMP_INTR`), or during which the kernel dropped messages (`ENOBUFS`), is run again from the start. While a
+/// dump runs after an overflow, nothing is published: the live mirror may be stale.
+struct NetworkMonitorStateMachine {
+    /// One request of a dump.
+    enum Step: CaseIterable {
+        case links, addresses, routes
+
+        /// The `RTM_GET*` type and the size of the family header that follows `nlmsghdr`.
+        var request: (type: UInt16, headerSize: Int) {
+            switch self {
+            case .links: return (UInt16(RTM_GETLINK), 16)
+            case .addresses: return (UInt16(RTM_GETADDR), 8)
+            case .routes: return (UInt16(RTM_GETROUTE), 12)
+            }
+        }
+    }
+
+    /// What the monitor must do after a decision.
+    enum Action: Equatable {
+        /// Send this dump request.
+        case request(Step, sequence: UInt32)
+        /// The kernel refused dumps too often; give up with this errno.
+        case fail(errno: Int32)
+    }
+
+    private struct Dump {
+        var step: Step
+        var sequence: UInt32
+        var interrupted = false
+    }
+
+    /// The dump restarts this many times in a row after kernel errors before the monitor fails.
+    static let failureLimit = 5
+
+    private(set) var live: NetworkMirror
+    private var staging: NetworkMirror?
+    private var dump: Dump?
+    private var redoAfterDump = false
+    private var nextSequence: UInt32 = 1
+    private var failures = 0
+    private let port: UInt32
+    private let sysfsRoot: String?
+
+    init(port: UInt32, sysfsRoot: String?) {
+        self.port = port
+        self.sysfsRoot = sysfsRoot
+        live = NetworkMirror(sysfsRoot: sysfsRoot)
+    }
+
+    /// Whether a dump is running (the live mirror is not yet, or no longer, known to be complete).
+    var isSynchronizing: Bool { staging != nil }
+
+    /// The path to publish, or `nil` while a dump runs.
+    var publishablePath: NetworkPath? { staging == nil ? live.path : nil }
+
+    /// The sequence number of the dump request awaiting replies, if any.
+    var pendingSequence: UInt32? { dump?.sequence }
+
+    /// Abandons the running dump (its answer never came) and starts a fresh one.
+    mutating func restart() -> [Action] { begin() }
+
+    /// Starts a full dump, or, if one is running, makes it start over when it ends.
+    mutating func synchronize() -> [Action] {
+        guard dump == nil else {
+            redoAfterDump = true
+            return []
+        }
+        return begin()
+    }
+
+    /// The kernel dropped messages: the live mirror may be stale, so rebuild it.
+    mutating func overflow() -> [Action] {
+        if staging == nil { staging = NetworkMirror(sysfsRoot: sysfsRoot) }
+        return synchronize()
+    }
+
+    /// Handles one message from the kernel.
+    mutating func receive(_ envelope: RouteEnvelope) -> [Action] {
+        let header = envelope.header
+        guard header.port == port, header.sequence != 0 else {
+            live.apply(envelope.message)
+            staging?.apply(envelope.message)
+            return []
+        }
+        // A reply to one of our requests: the running dump's, or a leftover of an abandoned one.
+        guard var current = dump, header.sequence == current.sequence else { return [] }
+        if header.isDumpInterrupted { current.interrupted = true }
+        dump = current
+        switch envelope.message {
+        case .done:
+            if current.interrupted || redoAfterDump { return begin() }
+            guard let index = Step.allCases.firstIndex(of: current.step), index + 1 < Step.allCases.count else {
+                live = staging ?? live
+                staging = nil
+                dump = nil
+                failures = 0
+                return []
+            }
+            return request(Step.allCases[index + 1])
+        case .error(let errno):
+            guard errno != 0 else { return [] }
+            failures += 1
+            if failures > Self.failureLimit {
+                dump = nil
+                return [.fail(errno: errno)]
+            }
+            return begin()
+        default:
+            staging?.apply(envelope.message)
+            return []
+        }
+    }
+
+    private mutating func begin() -> [Action] {
+        staging = NetworkMirror(sysfsRoot: sysfsRoot)
+        redoAfterDump = false
+        return request(.links)
+    }
+
+    private mutating func request(_ step: Step) -> [Action] {
+        let sequence = nextSequence
+        nextSequence = nextSequence == UInt32.max ? 1 : nextSequence + 1
+        dump = Dump(step: step, sequence: sequence)
+        return [.request(step, sequence: sequence)]
+    }
+
+    /// The bytes of a dump request: `nlmsghdr` with `NLM_F_REQUEST | NLM_F_DUMP`, then a zeroed family header
+    /// (family `AF_UNSPEC`: every family).
+    static func requestBytes(_ step: Step, sequence: UInt32) -> [UInt8] {
+        let (type, headerSize) = step.request
+        let length = UInt32(NetlinkMessageHeader.size + headerSize)
+        let flags = UInt16(NLM_F_REQUEST | NLM_F_DUMP)
+        var bytes: [UInt8] = []
+        for value in [length] { withUnsafeBytes(of: value) { bytes += $0 } }
+        for value in [type, flags] { withUnsafeBytes(of: value) { bytes += $0 } }
+        for value in [sequence, UInt32(0)] { withUnsafeBytes(of: value) { bytes += $0 } }
+        return bytes + [UInt8](repeating: 0, count: headerSize)
+    }
+}

@@ -1,0 +1,77 @@
+/// A snapshot of the machine's network: every interface with its addresses, the default routes, and the answer to
+/// "am I connected?".
+public struct NetworkPath: Hashable, Sendable, Encodable, CustomStringConvertible {
+    /// Every interface, in index order.
+    public var interfaces: [NetworkInterface]
+    /// The default routes (IPv4 and IPv6, any table but `local`), IPv4 first, then by metric.
+    public var defaultRoutes: [DefaultRoute]
+
+    /// Creates a path from interfaces and default routes.
+    public init(interfaces: [NetworkInterface] = [], defaultRoutes: [DefaultRoute] = []) {
+        self.interfaces = interfaces
+        self.defaultRoutes = defaultRoutes
+    }
+
+    /// The interface with this index, if any.
+    public func interface(index: Int) -> NetworkInterface? { interfaces.first { $0.index == index } }
+
+    /// The interface with this name, if any.
+    public func interface(named name: String) -> NetworkInterface? { interfaces.first { $0.name == name } }
+
+    /// The interfaces that satisfy the path: up with carrier, a usable global address, and a default route of that
+    /// address's family out through them.
+    public var connectedInterfaces: [NetworkInterface] {
+        interfaces.filter { interface in
+            let families = Self.routableFamilies(of: interface)
+            return defaultRoutes.contains { route in
+                families.contains(route.family) && route.interfaceIndexes.contains(interface.index)
+            }
+        }
+    }
+
+    /// Whether the machine can reach the network, and if not, the first missing condition.
+    public var status: NetworkStatus {
+        let candidates = interfaces.filter { $0.kind != .loopback && !$0.flags.contains(.loopback) }
+        let up = candidates.filter(\.isUp)
+        guard !up.isEmpty else { return .unsatisfied(reason: .noInterfaceUp) }
+        let carrying = up.filter(\.hasCarrier)
+        guard !carrying.isEmpty else { return .unsatisfied(reason: .noCarrier) }
+        guard carrying.contains(where: { !Self.routableFamilies(of: $0).isEmpty }) else {
+            return .unsatisfied(reason: .noRoutableAddress)
+        }
+        return connectedInterfaces.isEmpty ? .unsatisfied(reason: .noDefaultRoute) : .satisfied
+    }
+
+    /// Whether ``status`` is ``NetworkStatus/satisfied``.
+    public var isConnected: Bool { status == .satisfied }
+
+    private static func routableFamilies(of interface: NetworkInterface) -> Set<IPAddress.Family> {
+        guard interface.kind != .loopback, interface.isUp, interface.hasCarrier else { return [] }
+        return Set(interface.addresses.filter { $0.isUsable && $0.scope == .global }.map(\.address.family))
+    }
+
+    /// For example `satisfied via eth0; lo: carrier; eth0: routable 192.0.2.10/24; default ipv4 via 192.0.2.1 dev eth0`.
+    public var description: String {
+        var parts: [String] = [status.description]
+        let connected = connectedInterfaces.map(\.name)
+        if !connected.isEmpty { parts[0] += " via " + connected.joined(separator: ",") }
+        for interface in interfaces {
+            let addresses = interface.addresses.map { $0.address.description + "/" + String($0.prefixLength) }
+            parts.append(([interface.name + ": " + interface.state.description] + addresses).joined(separator: " "))
+        }
+        for route in defaultRoutes {
+            parts.append(route.description(naming: { index in self.interface(index: index)?.name }))
+        }
+        return parts.joined(separator: "; ")
+    }
+
+    private enum CodingKeys: String, CodingKey { case status, isConnected, interfaces, defaultRoutes }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(status, forKey: .status)
+        try container.encode(isConnected, forKey: .isConnected)
+        try container.encode(interfaces, forKey: .interfaces)
+        try container.encode(defaultRoutes, forKey: .defaultRoutes)
+    }
+}

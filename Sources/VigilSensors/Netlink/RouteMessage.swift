@@ -1,0 +1,69 @@
+/// One decoded rtnetlink message: a link, address or default-route change, or the end or error of a request.
+public enum RouteMessage: Hashable, Sendable {
+    /// A link as `RTM_NEWLINK` or `RTM_DELLINK` reports it (without addresses, which come separately).
+    public struct Link: Hashable, Sendable {
+        /// The interface index.
+        public var index: Int
+        /// `IFLA_IFNAME`.
+        public var name: String
+        /// The `ARPHRD_*` device type (`ifi_type`).
+        public var hardwareType: UInt16
+        /// `ifi_flags`.
+        public var flags: InterfaceFlags
+        /// `IFLA_OPERSTATE`, `.unknown` when absent or out of range.
+        public var operationalStatus: OperationalStatus
+        /// `IFLA_MTU`.
+        public var mtu: Int?
+        /// `IFLA_ADDRESS`, as bytes.
+        public var hardwareAddress: [UInt8]?
+        /// `IFLA_INFO_KIND` inside `IFLA_LINKINFO`, for example `veth`.
+        public var linkKind: String?
+
+        /// Creates a link record.
+        public init(
+            index: Int, name: String, hardwareType: UInt16, flags: InterfaceFlags,
+            operationalStatus: OperationalStatus = .unknown, mtu: Int? = nil, hardwareAddress: [UInt8]? = nil,
+            linkKind: String? = nil
+        ) {
+            self.index = index
+            self.name = name
+            self.hardwareType = hardwareType
+            self.flags = flags
+            self.operationalStatus = operationalStatus
+            self.mtu = mtu
+            self.hardwareAddress = hardwareAddress
+            self.linkKind = linkKind
+        }
+    }
+
+    /// `RTM_NEWLINK`: a link appeared or changed.
+    case newLink(Link)
+    /// `RTM_DELLINK`: a link went away (deleted, or moved to another namespace).
+    case deleteLink(Link)
+    /// `RTM_NEWADDR`: an address appeared or changed.
+    case newAddress(InterfaceAddress)
+    /// `RTM_DELADDR`: an address went away.
+    case deleteAddress(InterfaceAddress)
+    /// `RTM_NEWROUTE` for a default route.
+    case newRoute(DefaultRoute, replace: Bool)
+    /// `RTM_DELROUTE` for a default route.
+    case deleteRoute(DefaultRoute)
+    /// `NLMSG_DONE`: the end of a dump.
+    case done
+    /// `NLMSG_ERROR`: the answer to a request; `errno` 0 is an acknowledgement.
+    case error(errno: Int32)
+}
+
+/// A ``RouteMessage`` with the header it came in, so a reader can match sequence numbers and dump flags.
+public struct RouteEnvelope: Hashable, Sendable {
+    /// The netlink header.
+    public var header: NetlinkMessageHeader
+    /// The decoded message.
+    public var message: RouteMessage
+
+    /// Creates an envelope.
+    public init(header: NetlinkMessageHeader, message: RouteMessage) {
+        self.header = header
+        self.message = message
+    }
+}

@@ -1,0 +1,200 @@
+import CLinuxSupport
+import Glibc
+
+/// Decodes rtnetlink datagrams into ``RouteEnvelope`` values, skipping what it cannot use.
+///
+/// The parser never traps: a truncated or malformed message is skipped and counted in ``Result/malformed``; a
+/// well-formed message Vigil does not use (another message type, a non-default route, a bridge-port link message)
+/// is counted in ``Result/ignored``. It is pure: bytes in, values out.
+public enum RouteMessageParser {
+    /// What one datagram held.
+    public struct Result: Hashable, Sendable {
+        /// The decoded messages, in order.
+        public var envelopes: [RouteEnvelope] = []
+        /// Messages skipped because they were truncated or malformed.
+        public var malformed = 0
+        /// Well-formed messages Vigil does not use.
+        public var ignored = 0
+        /// Datagrams dropped because the kernel did not send them.
+        public var rejected = 0
+
+        /// Creates an empty result.
+        public init() {}
+    }
+
+    /// Decodes one datagram.
+    ///
+    /// - Parameter bytes: The bytes `recvmsg(2)` returned.
+    /// - Returns: The messages it held, with counts of skipped ones.
+    public static func parse(_ bytes: UnsafeRawBufferPointer) -> Result {
+        let buffer = NetlinkBytes(bytes)
+        let (messages, framingErrors) = NetlinkMessageHeader.split(buffer)
+        var result = Result()
+        result.malformed = framingErrors
+        for (header, payload) in messages {
+            switch decode(header, payload, in: buffer) {
+            case .message(let message): result.envelopes.append(RouteEnvelope(header: header, message: message))
+            case .ignored: result.ignored += 1
+            case .malformed: result.malformed += 1
+            }
+        }
+        return result
+    }
+
+    /// Decodes one datagram held in an array.
+    public static func parse(_ bytes: [UInt8]) -> Result {
+        bytes.withUnsafeBytes { parse($0) }
+    }
+
+    /// Decodes one datagram if the kernel sent it; anything from another sender is dropped unread and counted in
+    /// ``Result/rejected``.
+    public static func parse(_ bytes: UnsafeRawBufferPointer, from sender: NetlinkSender) -> Result {
+        guard sender.isKernel else {
+            var result = Result()
+            result.rejected = 1
+            return result
+        }
+        return parse(bytes)
+    }
+
+    /// Decodes one datagram held in an array if the kernel sent it.
+    public static func parse(_ bytes: [UInt8], from sender: NetlinkSender) -> Result {
+        bytes.withUnsafeBytes { parse($0, from: sender) }
+    }
+
+    private enum Outcome {
+        case message(RouteMessage)
+        case ignored
+        case malformed
+    }
+
+    private static func decode(_ header: NetlinkMessageHeader, _ payload: Range<Int>, in bytes: NetlinkBytes)
+        -> Outcome
+    {
+        switch Int32(header.type) {
+        case NLMSG_DONE:
+            return .message(.done)
+        case NLMSG_ERROR:
+            guard let code = bytes.load(Int32.self, at: payload.lowerBound), code <= 0, code > Int32.min else {
+                return .malformed
+            }
+            return .message(.error(errno: -code))
+        case Int32(RTM_NEWLINK), Int32(RTM_DELLINK):
+            return decodeLink(header, payload, in: bytes)
+        case Int32(RTM_NEWADDR), Int32(RTM_DELADDR):
+            return decodeAddress(header, payload, in: bytes)
+        case Int32(RTM_NEWROUTE), Int32(RTM_DELROUTE):
+            return decodeRoute(header, payload, in: bytes)
+        default:
+            return .ignored
+        }
+    }
+
+    // struct ifinfomsg: family u8, pad u8, type u16, index i32, flags u32, change u32.
+    private static func decodeLink(_ header: NetlinkMessageHeader, _ payload: Range<Int>, in bytes: NetlinkBytes)
+        -> Outcome
+    {
+        let fixed = 16
+        guard payload.count >= fixed, let family = bytes.load(UInt8.self, at: payload.lowerBound),
+            let type = bytes.load(UInt16.self, at: payload.lowerBound + 2),
+            let index = bytes.load(Int32.self, at: payload.lowerBound + 4),
+            let flags = bytes.load(UInt32.self, at: payload.lowerBound + 8),
+            let attributes = RouteAttributes(bytes, range: payload.lowerBound + fixed..<payload.upperBound)
+        else { return .malformed }
+        // AF_BRIDGE messages describe bridge ports, not links; a DELLINK of that family does not delete the link.
+        guard Int32(family) == AF_UNSPEC else { return .ignored }
+        guard index > 0, let name = attributes.string(UInt16(IFLA_IFNAME)), !name.isEmpty else { return .malformed }
+        var link = RouteMessage.Link(
+            index: Int(index), name: name, hardwareType: type, flags: InterfaceFlags(rawValue: flags))
+        link.operationalStatus = attributes.uint8(UInt16(IFLA_OPERSTATE)).flatMap(OperationalStatus.init) ?? .unknown
+        link.mtu = attributes.uint32(UInt16(IFLA_MTU)).map(Int.init)
+        link.hardwareAddress = attributes.raw(UInt16(IFLA_ADDRESS))
+        if let info = attributes[UInt16(IFLA_LINKINFO)] {
+            guard let nested = RouteAttributes(bytes, range: info) else { return .malformed }
+            link.linkKind = nested.string(UInt16(IFLA_INFO_KIND))
+        }
+        return .message(header.type == UInt16(RTM_NEWLINK) ? .newLink(link) : .deleteLink(link))
+    }
+
+    // struct ifaddrmsg: family u8, prefixlen u8, flags u8, scope u8, index u32.
+    private static func decodeAddress(_ header: NetlinkMessageHeader, _ payload: Range<Int>, in bytes: NetlinkBytes)
+        -> Outcome
+    {
+        let fixed = 8
+        guard payload.count >= fixed, let rawFamily = bytes.load(UInt8.self, at: payload.lowerBound),
+            let prefix = bytes.load(UInt8.self, at: payload.lowerBound + 1),
+            let smallFlags = bytes.load(UInt8.self, at: payload.lowerBound + 2),
+            let scope = bytes.load(UInt8.self, at: payload.lowerBound + 3),
+            let index = bytes.load(UInt32.self, at: payload.lowerBound + 4),
+            let attributes = RouteAttributes(bytes, range: payload.lowerBound + fixed..<payload.upperBound)
+        else { return .malformed }
+        guard let family = IPAddress.Family(addressFamily: rawFamily) else { return .ignored }
+        let raw = attributes.raw(UInt16(IFA_LOCAL)) ?? attributes.raw(UInt16(IFA_ADDRESS))
+        guard let raw, let address = IPAddress(family: family, bytes: raw), index > 0, index <= UInt32(Int32.max),
+            Int(prefix) <= family.byteCount * 8
+        else { return .malformed }
+        let flags = attributes.uint32(UInt16(IFA_FLAGS)) ?? UInt32(smallFlags)
+        let record = InterfaceAddress(
+            interfaceIndex: Int(index), address: address, prefixLength: Int(prefix),
+            scope: AddressScope(rawValue: scope), flags: AddressFlags(rawValue: flags))
+        return .message(header.type == UInt16(RTM_NEWADDR) ? .newAddress(record) : .deleteAddress(record))
+    }
+
+    // struct rtmsg: family, dst_len, src_len, tos, table, protocol, scope, type (u8 each), flags u32.
+    private static func decodeRoute(_ header: NetlinkMessageHeader, _ payload: Range<Int>, in bytes: NetlinkBytes)
+        -> Outcome
+    {
+        let fixed = 12
+        guard payload.count >= fixed, let rawFamily = bytes.load(UInt8.self, at: payload.lowerBound),
+            let destinationLength = bytes.load(UInt8.self, at: payload.lowerBound + 1),
+            let smallTable = bytes.load(UInt8.self, at: payload.lowerBound + 4),
+            let type = bytes.load(UInt8.self, at: payload.lowerBound + 7),
+            let attributes = RouteAttributes(bytes, range: payload.lowerBound + fixed..<payload.upperBound)
+        else { return .malformed }
+        guard let family = IPAddress.Family(addressFamily: rawFamily) else { return .ignored }
+        let table = attributes.uint32(UInt16(RTA_TABLE.rawValue)) ?? UInt32(smallTable)
+        // Only unicast default routes outside the local table say where traffic to the internet goes.
+        guard destinationLength == 0, Int32(type) == Int32(RTN_UNICAST), table != UInt32(RT_TABLE_LOCAL.rawValue)
+        else { return .ignored }
+        let gateway = attributes.raw(UInt16(RTA_GATEWAY.rawValue)).map { IPAddress(family: family, bytes: $0) }
+        if case .some(.none) = gateway { return .malformed }
+        let outputIndex = attributes.uint32(UInt16(RTA_OIF.rawValue)).map(Int.init)
+        var hops: [DefaultRoute.NextHop] = []
+        if let multipath = attributes[UInt16(RTA_MULTIPATH.rawValue)] {
+            guard let decoded = decodeNextHops(multipath, family: family, in: bytes) else { return .malformed }
+            hops = decoded
+        } else {
+            hops = [DefaultRoute.NextHop(gateway: gateway ?? nil, interfaceIndex: outputIndex)]
+        }
+        let metric = attributes.uint32(UInt16(RTA_PRIORITY.rawValue)).map(Int.init) ?? 0
+        let route = DefaultRoute(family: family, table: Int(table), metric: metric, nextHops: hops)
+        let replace = header.flags & UInt16(NLM_F_REPLACE) != 0
+        return .message(
+            header.type == UInt16(RTM_NEWROUTE) ? .newRoute(route, replace: replace) : .deleteRoute(route))
+    }
+
+    // struct rtnexthop: len u16, flags u8, hops u8, ifindex i32, then attributes up to len.
+    private static func decodeNextHops(_ range: Range<Int>, family: IPAddress.Family, in bytes: NetlinkBytes)
+        -> [DefaultRoute.NextHop]?
+    {
+        var hops: [DefaultRoute.NextHop] = []
+        var offset = range.lowerBound
+        while range.upperBound - offset >= 8 {
+            guard let length = bytes.load(UInt16.self, at: offset), let weight = bytes.load(UInt8.self, at: offset + 3),
+                let index = bytes.load(Int32.self, at: offset + 4), length >= 8,
+                Int(length) <= range.upperBound - offset,
+                let attributes = RouteAttributes(bytes, range: offset + 8..<offset + Int(length))
+            else { return nil }
+            var gateway: IPAddress?
+            if let raw = attributes.raw(UInt16(RTA_GATEWAY.rawValue)) {
+                guard let address = IPAddress(family: family, bytes: raw) else { return nil }
+                gateway = address
+            }
+            hops.append(
+                DefaultRoute.NextHop(
+                    gateway: gateway, interfaceIndex: index > 0 ? Int(index) : nil, weight: Int(weight) + 1))
+            offset += NetlinkBytes.align(Int(length))
+        }
+        return hops.isEmpty ? nil : hops
+    }
+}

@@ -1,0 +1,49 @@
+/// Decodes kernel uevent datagrams (`action@devpath\0KEY=VALUE\0…`).
+///
+/// Messages in udev's own format (starting with `libudev\0`) are rejected: they come from a user-space daemon, and
+/// Vigil trusts only the kernel. The parser never traps; anything it cannot use yields `nil`.
+public enum UeventParser {
+    private static let udevMagic: [UInt8] = Array("libudev".utf8) + [0]
+
+    /// Decodes one datagram, or returns `nil` for udev-format, truncated or malformed input.
+    public static func parse(_ bytes: UnsafeRawBufferPointer) -> Uevent? {
+        guard !bytes.isEmpty, !bytes.starts(with: udevMagic) else { return nil }
+        let fields = bytes.split(separator: 0, omittingEmptySubsequences: true)
+        guard let summary = fields.first, let at = summary.firstIndex(of: UInt8(ascii: "@")) else { return nil }
+        let headerAction = String(decoding: summary[summary.startIndex..<at], as: UTF8.self)
+        let headerPath = String(decoding: summary[(at + 1)...], as: UTF8.self)
+        var properties: [String: String] = [:]
+        for field in fields.dropFirst() {
+            guard let equals = field.firstIndex(of: UInt8(ascii: "=")), equals > field.startIndex else { return nil }
+            let key = String(decoding: field[field.startIndex..<equals], as: UTF8.self)
+            properties[key] = String(decoding: field[(equals + 1)...], as: UTF8.self)
+        }
+        guard let actionText = properties["ACTION"], actionText == headerAction,
+            let action = Uevent.Action(rawValue: actionText), let devpath = properties["DEVPATH"],
+            devpath == headerPath, devpath.hasPrefix("/"), let subsystem = properties["SUBSYSTEM"]
+        else { return nil }
+        var seqnum: UInt64?
+        if let text = properties["SEQNUM"] {
+            guard let value = UInt64(text) else { return nil }
+            seqnum = value
+        }
+        return Uevent(
+            action: action, devpath: devpath, subsystem: subsystem, devtype: properties["DEVTYPE"],
+            driver: properties["DRIVER"], seqnum: seqnum, properties: properties)
+    }
+
+    /// Decodes one datagram held in an array.
+    public static func parse(_ bytes: [UInt8]) -> Uevent? {
+        bytes.withUnsafeBytes { parse($0) }
+    }
+
+    /// Decodes one datagram if the kernel sent it (port 0, uid 0 in the credentials); `nil` for any other sender.
+    public static func parse(_ bytes: UnsafeRawBufferPointer, from sender: NetlinkSender) -> Uevent? {
+        sender.isKernelWithCredentials ? parse(bytes) : nil
+    }
+
+    /// Decodes one datagram held in an array if the kernel sent it.
+    public static func parse(_ bytes: [UInt8], from sender: NetlinkSender) -> Uevent? {
+        bytes.withUnsafeBytes { parse($0, from: sender) }
+    }
+}

@@ -1,0 +1,66 @@
+import Glibc
+import Testing
+import Vigil
+import VigilSensors
+
+/// The real accelerometer captures in `shared/testdata/iio/`, decoded end to end through a fake device node.
+@Suite struct IIOCaptureTests {
+    /// The captures folder: `shared/testdata/iio` beside the checkout (CI puts `shared` at `../shared`; a git worktree
+    /// under `wt/` finds it one level further up), or nil when absent.
+    static let captures: String? = {
+        let repository = String(#filePath).split(separator: "/").dropLast(4).joined(separator: "/")
+        for up in ["..", "../.."] {
+            let folder = "/\(repository)/\(up)/shared/testdata/iio"
+            if access("\(folder)/orientation-normal.bin", R_OK) == 0 { return folder }
+        }
+        return nil
+    }()
+
+    static func readCapture(_ name: String) throws -> [UInt8] {
+        let path = "\(try #require(captures))/\(name)"
+        let descriptor = open(path, O_RDONLY)
+        try #require(descriptor >= 0, "cannot open \(path)")
+        defer { close(descriptor) }
+        var bytes = [UInt8](repeating: 0, count: 65536)
+        let count = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+        try #require(count >= 0)
+        return Array(bytes[0..<count])
+    }
+
+    /// Runs a buffered orientation monitor over `capture` and returns the accelerometer values and the last
+    /// orientation.
+    static func replay(_ capture: String) throws -> (values: [Accelerometer.Value], orientation: ScreenOrientation) {
+        let bytes = try readCapture(capture)
+        let tree = FakeIIOTree()
+        tree.addCaptureAccelerometer()
+        let monitor = OrientationMonitor(root: tree.root, mode: .buffered())
+        let accelerations = IIOReadingRecorder(monitor.accelerometer.readings)
+        try monitor.startMonitoring()
+        defer { monitor.stopMonitoring() }
+        _ = tree.writeToFIFO("dev/iio:device0", bytes)
+        let ended = accelerations.wait { readings in
+            if case .unavailable = readings.last { return true } else { return false }
+        }
+        try #require(ended, "the device node's end of file was not reported")
+        #expect(accelerations.values.last?.description.contains("went away") == true)
+        #expect(tree.read("bus/iio/devices/iio:device0/buffer/enable") == "0")
+        return (accelerations.values.compactMap(\.value), monitor.readings.value)
+    }
+
+    @Test(.enabled(if: captures != nil, "shared/testdata/iio is not beside the checkout"))
+    func normalCaptureYieldsNormal() throws {
+        let result = try Self.replay("orientation-normal.bin")
+        #expect(result.values.map(\.acceleration) == [Vector3(x: 103, y: -919, z: -385)])
+        #expect(result.values.first?.timestamp == 0x165B_FC09_4574_81CE)
+        #expect(result.orientation == .normal)
+    }
+
+    @Test(.enabled(if: captures != nil, "shared/testdata/iio is not beside the checkout"))
+    func leftUpCaptureEndsLeftUp() throws {
+        let result = try Self.replay("orientation-left-up.bin")
+        #expect(result.values.count == 15)
+        #expect(result.values.first?.acceleration == Vector3(x: 173, y: -829, z: -581))
+        #expect(result.values.last?.acceleration == Vector3(x: 840, y: -238, z: -201))
+        #expect(result.orientation == .leftUp)
+    }
+}

@@ -1,0 +1,46 @@
+import Testing
+import Vigil
+import VigilSensors
+
+@Suite struct OrientationMonitorTests {
+    @Test func followsAPolledAccelerometerThroughTheRule() throws {
+        let tree = FakeIIOTree()
+        let device = "bus/iio/devices/iio:device0"
+        tree.addDevice(
+            0, name: "accel",
+            files: [
+                "in_accel_x_raw": "0\n", "in_accel_y_raw": "0\n", "in_accel_z_raw": "1000\n",
+                "in_accel_scale": "0.0098\n",
+            ])
+        let monitor = OrientationMonitor(root: tree.root, mode: .polled(rate: 200))
+        #expect(monitor.availability == .available)
+        let recorder = IIOReadingRecorder(monitor.readings)
+        let accelerations = IIOReadingRecorder(monitor.accelerometer.readings)
+        try monitor.startMonitoring()
+        defer { monitor.stopMonitoring() }
+        #expect(accelerations.first { abs(($0.value?.acceleration.z ?? 0) - 9.8) < 1e-9 } != nil)
+        #expect(monitor.readings.value == .undefined)
+        let steps: [(x: Int, y: Int, z: Int, expected: ScreenOrientation)] = [
+            (0, -1000, 0, .normal), (0, -500, 800, .normal), (1000, 0, 100, .leftUp), (0, 1000, 0, .bottomUp),
+            (0, 0, 1000, .bottomUp), (-1000, 0, 0, .rightUp),
+        ]
+        for step in steps {
+            tree.write("\(device)/in_accel_x_raw", "\(step.x)\n")
+            tree.write("\(device)/in_accel_y_raw", "\(step.y)\n")
+            tree.write("\(device)/in_accel_z_raw", "\(step.z)\n")
+            let target = Vector3(x: Double(step.x), y: Double(step.y), z: Double(step.z)).scaled(by: 0.0098)
+            #expect(accelerations.first { $0.value?.acceleration.isClose(to: target) == true } != nil)
+            #expect(recorder.wait { $0.last == step.expected }, "\(step)")
+        }
+        #expect(recorder.values.first == .undefined)
+        monitor.stopMonitoring()
+        #expect(!monitor.isMonitoring && !monitor.accelerometer.isMonitoring)
+    }
+
+    @Test func unavailableWithoutAnAccelerometer() {
+        let monitor = OrientationMonitor(root: "/nonexistent-vigil-root")
+        #expect(!monitor.availability.isAvailable)
+        #expect(throws: SensorError.self) { try monitor.startMonitoring() }
+        #expect(!monitor.isMonitoring)
+    }
+}

@@ -1,0 +1,134 @@
+import CLinuxSupport
+import Testing
+
+@testable import VigilSensors
+
+/// The dump protocol's decisions, driven by hand-made kernel replies (the kernel rarely marks a dump interrupted on
+/// demand, so this is where `NLM_F_DUMP_INTR` is exercised).
+@Suite struct NetworkMonitorStateMachineTests {
+    private static let port: UInt32 = 4242
+    private typealias Machine = NetworkMonitorStateMachine
+
+    private func envelopes(_ build: (inout NetlinkMessageBuilder) -> Void) -> [RouteEnvelope] {
+        var builder = NetlinkMessageBuilder()
+        build(&builder)
+        return RouteMessageParser.parse(builder.bytes).envelopes.map { envelope in
+            var reply = envelope
+            if reply.header.sequence != 0 { reply.header.port = Self.port }
+            return reply
+        }
+    }
+
+    private func feed(_ machine: inout Machine, _ build: (inout NetlinkMessageBuilder) -> Void) -> [Machine.Action] {
+        envelopes(build).flatMap { machine.receive($0) }
+    }
+
+    private func sequence(of actions: [Machine.Action]) -> UInt32? {
+        guard case .request(_, let sequence)? = actions.first else { return nil }
+        return sequence
+    }
+
+    /// Runs a whole dump (links, addresses, routes) with one link in it; returns the last sequence used.
+    private func completeDump(_ machine: inout Machine, starting actions: [Machine.Action], link: String) -> Bool {
+        guard let links = sequence(of: actions) else { return false }
+        let addresses = feed(&machine) {
+            $0.link(index: 2, name: link, flags: 0x10043, sequence: links, messageFlags: 2)
+            $0.done(sequence: links)
+        }
+        guard let addressSequence = sequence(of: addresses) else { return false }
+        let routes = feed(&machine) { $0.done(sequence: addressSequence) }
+        guard let routeSequence = sequence(of: routes) else { return false }
+        return feed(&machine) { $0.done(sequence: routeSequence) }.isEmpty
+    }
+
+    @Test func dumpsLinksThenAddressesThenRoutesAndPublishesAtTheEnd() throws {
+        var machine = Machine(port: Self.port, sysfsRoot: nil)
+        let first = machine.synchronize()
+        #expect(first.count == 1 && machine.publishablePath == nil && machine.isSynchronizing)
+        #expect(completeDump(&machine, starting: first, link: "eth0"))
+        #expect(!machine.isSynchronizing)
+        #expect(machine.publishablePath?.interfaces.map(\.name) == ["eth0"])
+    }
+
+    @Test func redoesADumpTheKernelMarkedInterrupted() throws {
+        var machine = Machine(port: Self.port, sysfsRoot: nil)
+        let links = try #require(sequence(of: machine.synchronize()))
+        let redo = feed(&machine) {
+            $0.link(index: 2, name: "eth0", flags: 0x10043, sequence: links, messageFlags: 0x2 | 0x10)
+            $0.done(sequence: links, flags: 0x2 | 0x10)
+        }
+        guard case .request(.links, let again)? = redo.first else {
+            Issue.record("an interrupted dump must start over with links, got \(redo)")
+            return
+        }
+        #expect(again != links && machine.isSynchronizing)
+        #expect(completeDump(&machine, starting: redo, link: "eth1"))
+        #expect(machine.publishablePath?.interfaces.map(\.name) == ["eth1"])
+    }
+
+    @Test func overflowDuringADumpRedoesItAndHoldsPublishing() throws {
+        var machine = Machine(port: Self.port, sysfsRoot: nil)
+        #expect(completeDump(&machine, starting: machine.synchronize(), link: "eth0"))
+        let links = try #require(sequence(of: machine.overflow()))
+        #expect(machine.publishablePath == nil, "after ENOBUFS the live mirror may be stale")
+        #expect(machine.overflow().isEmpty, "a second overflow waits for the running dump")
+        let redo = feed(&machine) {
+            $0.link(index: 2, name: "eth0", flags: 0x10043, sequence: links, messageFlags: 2)
+            $0.done(sequence: links)
+        }
+        guard case .request(.links, _)? = redo.first else {
+            Issue.record("the dump must start over, got \(redo)")
+            return
+        }
+        #expect(completeDump(&machine, starting: redo, link: "eth7"))
+        #expect(machine.publishablePath?.interfaces.map(\.name) == ["eth7"], "the old eth0 is gone after resync")
+    }
+
+    @Test func notificationsDuringADumpReachTheNewMirrorAndStaleRepliesAreIgnored() throws {
+        var machine = Machine(port: Self.port, sysfsRoot: nil)
+        let links = try #require(sequence(of: machine.synchronize()))
+        let stale = envelopes { $0.link(index: 9, name: "old", flags: 1, sequence: links &+ 100, messageFlags: 2) }
+        #expect(stale.flatMap { machine.receive($0) }.isEmpty)
+        // A change another process caused carries its own sequence and port: a notification, not a reply.
+        var builder = NetlinkMessageBuilder()
+        builder.link(index: 3, name: "new0", flags: 0x10043, sequence: 77)
+        let notification = RouteMessageParser.parse(builder.bytes).envelopes.map { envelope in
+            var other = envelope
+            other.header.port = 999
+            return other
+        }
+        #expect(notification.flatMap { machine.receive($0) }.isEmpty)
+        let addresses = feed(&machine) { $0.done(sequence: links) }
+        let addressSequence = try #require(sequence(of: addresses))
+        let routes = feed(&machine) { $0.done(sequence: addressSequence) }
+        let routeSequence = try #require(sequence(of: routes))
+        #expect(feed(&machine) { $0.done(sequence: routeSequence) }.isEmpty)
+        #expect(machine.publishablePath?.interfaces.map(\.name) == ["new0"])
+    }
+
+    @Test func repeatedKernelErrorsFailTheMonitor() throws {
+        var machine = Machine(port: Self.port, sysfsRoot: nil)
+        var actions = machine.synchronize()
+        for _ in 0..<Machine.failureLimit {
+            let links = try #require(sequence(of: actions))
+            actions = feed(&machine) { $0.error(sequence: links, errno: EBUSY) }
+            #expect(sequence(of: actions) != nil, "an error restarts the dump")
+        }
+        let links = try #require(sequence(of: actions))
+        #expect(feed(&machine) { $0.error(sequence: links, errno: EBUSY) } == [.fail(errno: EBUSY)])
+    }
+
+    @Test func requestBytesAreADumpRequest() {
+        let bytes = Machine.requestBytes(.addresses, sequence: 9)
+        #expect(bytes.count == 24)
+        let header = bytes.withUnsafeBytes { raw in
+            (
+                raw.loadUnaligned(as: UInt32.self), raw.loadUnaligned(fromByteOffset: 4, as: UInt16.self),
+                raw.loadUnaligned(fromByteOffset: 6, as: UInt16.self),
+                raw.loadUnaligned(fromByteOffset: 8, as: UInt32.self)
+            )
+        }
+        #expect(header.0 == 24 && header.1 == UInt16(RTM_GETADDR) && header.3 == 9)
+        #expect(header.2 == UInt16(NLM_F_REQUEST | NLM_F_DUMP))
+    }
+}
