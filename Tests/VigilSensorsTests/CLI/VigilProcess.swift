@@ -1,4 +1,6 @@
+import Dispatch
 import Foundation
+import Glibc
 import Synchronization
 import Testing
 
@@ -47,10 +49,17 @@ final class VigilProcess: Sendable {
         process.arguments = wrapper.isEmpty ? arguments : Array(wrapper.dropFirst()) + [executable] + arguments
         for (pipe, buffer) in [(Pipe(), output), (Pipe(), errors)] {
             if buffer === output { process.standardOutput = pipe } else { process.standardError = pipe }
-            pipe.fileHandleForReading.readabilityHandler = { handle in
-                let data = handle.availableData
-                buffer.append(data)
-                if data.isEmpty { handle.readabilityHandler = nil }
+            // A plain blocking read on a queue thread (FileHandle's readabilityHandler leaks under LeakSanitizer).
+            DispatchQueue.global().async { [pipe] in
+                let fd = pipe.fileHandleForReading.fileDescriptor
+                var chunk = [UInt8](repeating: 0, count: 4096)
+                while true {
+                    let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+                    if count < 0 && errno == EINTR { continue }
+                    guard count > 0 else { break }
+                    buffer.append(Data(chunk[0..<count]))
+                }
+                buffer.append(Data())
             }
         }
         try process.run()
