@@ -32,37 +32,40 @@ enum WatchCommand {
         return selected
     }
 
-    /// Starts the sources, installs the signal handlers and never returns; exits 0 on SIGINT/SIGTERM.
-    static func run(_ arguments: Arguments) throws(ToolError) -> Never {
+    /// Starts the sources and prints readings until SIGINT or SIGTERM, then stops them and returns.
+    ///
+    /// The main thread waits on a semaphore (not `dispatchMain()`, which would end the main thread), readings are
+    /// printed on the emitter's queue, and the signals arrive through Dispatch signal sources.
+    static func run(_ arguments: Arguments) throws(ToolError) {
         let selected = try selection(arguments)
         let emitter = Emitter(json: arguments.json)
+        let stop = DispatchSemaphore(value: 0)
+        let signalQueue = DispatchQueue(label: "vigil.signals")
+        let signalSources = [SIGINT, SIGTERM].map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: signalQueue)
+            source.setEventHandler { stop.signal() }
+            source.resume()
+            return source
+        }
+        defer { for source in signalSources { source.cancel() } }
         var running: [RunningSource] = []
+        defer {
+            for source in running { source.stop() }
+            // Print what was already delivered before returning.
+            emitter.queue.sync {}
+        }
         for (entry, argument) in selected {
             do {
                 running.append(try entry.start(arguments.context, argument, emitter))
             } catch {
-                for source in running { source.stop() }
                 throw ToolError(message: "\(entry.id): \(error)", status: 1)
             }
         }
-        let started = running
         let names = selected.map { entry, argument in argument.map { "\(entry.id) \($0)" } ?? entry.id }
             .joined(separator: ", ")
         printError("vigil: watching \(names); Ctrl-C to stop")
-        var signalSources: [DispatchSourceSignal] = []
-        for number in [SIGINT, SIGTERM] {
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
-            source.setEventHandler {
-                for running in started { running.stop() }
-                // Print what was already delivered, then leave.
-                emitter.queue.sync {}
-                exit(0)
-            }
-            source.resume()
-            signalSources.append(source)
-        }
-        withExtendedLifetime(signalSources) { dispatchMain() }
+        stop.wait()
     }
 }
 
