@@ -58,7 +58,8 @@ struct NetworkMonitorTests {
 
         try namespace.ip("link", "set", "va", "down")
         #expect(await eventually(within: 20) { path.interface(index: index)?.state == .off })
-        #expect(path.status == .unsatisfied(reason: .noCarrier))
+        // The kernel follows the link change with address and route removals; wait for the mirror to settle.
+        #expect(await eventually(within: 20) { path.status == .unsatisfied(reason: .noCarrier) }, "\(path.status)")
         try namespace.ip("link", "set", "va", "name", "wan0")
         #expect(await eventually(within: 20) { path.interface(index: index)?.name == "wan0" })
         #expect(path.interface(named: "va") == nil)
