@@ -16,7 +16,7 @@ extension Catalog {
             iioEntry("magnetometer", "Magnetometer (IIO), µT", Magnetometer.self),
             iioEntry("light", "Ambient light (IIO), lux", AmbientLight.self),
             iioEntry("proximity", "Proximity (IIO)", ProximitySensor.self),
-            iioEntry("pressure", "Pressure and altitude (IIO), kPa", Barometer.self),
+            iioEntry("barometer", "Air pressure and altitude (IIO), kPa", Barometer.self),
             .source(id: "orientation", name: "Screen orientation (IIO accelerometer)") { context, _ in
                 OrientationMonitor(root: context.sysRoot, mode: iioMode(Accelerometer.self, context))
             },

@@ -79,5 +79,14 @@ extension InotifyKernelTests {
             #expect(await list.waitForExit())
             #expect(await eventually { list.standardOutput.contains("files PATH") })
         }
+
+        @Test func everySourceIdIsListedOnce() async throws {
+            let list = try VigilProcess(["list"])
+            #expect(await list.waitForExit())
+            #expect(await eventually { list.standardOutput.contains("clock ") })
+            let ids = list.standardOutput.split(separator: "\n").compactMap { $0.split(separator: " ").first }
+            #expect(ids.count >= 20)
+            #expect(Set(ids).count == ids.count, "an id names two sources: \(ids)")
+        }
     }
 }

@@ -10,7 +10,7 @@ import Testing
         // Output arrives through a pipe handler; wait for the last entry's line too.
         #expect(await eventually { vigil.standardOutput.contains("orientation ") })
         let lines = vigil.standardOutput.split(separator: "\n")
-        for id in ["accelerometer", "gyroscope", "magnetometer", "light", "proximity", "pressure", "orientation"] {
+        for id in ["accelerometer", "gyroscope", "magnetometer", "light", "proximity", "barometer", "orientation"] {
             let line = lines.first { $0.hasPrefix(id + " ") }
             #expect(line?.contains("no IIO device") == true, "\(id): \(vigil.standardOutput)")
         }
