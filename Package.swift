@@ -16,7 +16,7 @@ let package = Package(
         .target(name: "CMallocCounter", path: "Benchmarks/CMallocCounter"),
         .executableTarget(
             name: "VigilBenchmarks",
-            dependencies: ["Vigil", "CMallocCounter"],
+            dependencies: ["Vigil", "VigilSensors", "CMallocCounter"],
             path: "Benchmarks/VigilBenchmarks"
         ),
         .target(name: "CFuzzSupport", path: "Fuzz/CFuzzSupport"),

@@ -2,9 +2,10 @@ import Dispatch
 import Glibc
 import Synchronization
 import Vigil
+import VigilSensors
 
-/// Soak mode: publishers, subscribers joining and leaving, for `seconds`; then descriptor, thread and resident
-/// memory growth, which should be none beyond noise.
+/// Soak mode: publishers, subscribers joining and leaving, and every source this machine has starting and stopping,
+/// for `seconds`; then descriptor, thread and resident memory growth, which should be none beyond noise.
 func runSoak(seconds: Int) {
     print("soak: \(seconds) s of publishers and churning subscribers")
     let subject = BehaviorSubject(0)
@@ -13,11 +14,17 @@ func runSoak(seconds: Int) {
     let group = DispatchGroup()
     // Warm up once so lazily created runtime threads and pools exist before the first reading.
     soakRound(subject, queue: queue, counters: counters)
+    let directory = "/tmp/vigil-soak-\(getpid())"
+    mkdir(directory, 0o700)
+    defer { rmdir(directory) }
+    soakSources(directory: directory, counters: counters)
     let start = ProcessSnapshot.take()
-    for worker in 0..<4 {
+    for worker in 0..<5 {
         DispatchQueue.global().async(group: group) {
             while counters.running.load(ordering: .relaxed) {
-                if worker < 2 {
+                if worker == 4 {
+                    soakSources(directory: directory, counters: counters)
+                } else if worker < 2 {
                     for value in 0..<1000 { subject.publish(value) }
                     counters.operations.add(1000, ordering: .relaxed)
                 } else {
@@ -36,7 +43,9 @@ func runSoak(seconds: Int) {
     group.wait()
     queue.sync {}
     let end = ProcessSnapshot.take()
-    print("soak done: \(end.describe(since: start))")
+    print(
+        "soak done: \(end.describe(since: start)); sources that failed to start: \(counters.failures.load(ordering: .relaxed))"
+    )
 }
 
 private func soakRound(_ subject: BehaviorSubject<Int>, queue: DispatchQueue, counters: SoakCounters) {
@@ -49,10 +58,33 @@ private func soakRound(_ subject: BehaviorSubject<Int>, queue: DispatchQueue, co
     counters.operations.add(100, ordering: .relaxed)
 }
 
+/// Starts every available source, lets it run briefly with a subscriber, and stops it again.
+private func soakSources(directory: String, counters: SoakCounters) {
+    let monitors: [any Monitor] = [
+        FileSystemMonitor(path: directory, recursive: true), CPUUsageMonitor(interval: .milliseconds(50)),
+        MemoryUsageMonitor(interval: .milliseconds(50)), MemoryPressureMonitor(pollInterval: .milliseconds(50)),
+        NetworkMonitor(), DeviceMonitor(), ClockChangeMonitor(),
+    ]
+    for monitor in monitors {
+        do {
+            try monitor.startMonitoring()
+        } catch {
+            counters.failures.add(1, ordering: .relaxed)
+        }
+    }
+    let file = directory + "/soak"
+    close(open(file, O_CREAT | O_WRONLY, 0o600))
+    unlink(file)
+    usleep(100_000)
+    monitors.stopMonitoring()
+    counters.operations.add(monitors.count, ordering: .relaxed)
+}
+
 /// The soak's shared flag and operation count.
 private final class SoakCounters: Sendable {
     let running = Atomic<Bool>(true)
     let operations = Atomic<Int>(0)
+    let failures = Atomic<Int>(0)
 }
 
 /// Descriptors, threads and resident memory of this process at one moment.
