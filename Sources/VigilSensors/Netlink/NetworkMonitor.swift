@@ -31,7 +31,8 @@ public final class NetworkMonitor: Source, Sendable {
     private struct State {
         var socket: NetlinkSocket?
         var registration: EventLoop.Registration?
-        var watchdog: EventLoop.Registration?
+        /// One-shot timers that resend an unanswered dump request; all are cancelled on stop.
+        var watchdogs: [EventLoop.Registration] = []
         var machine: NetworkMonitorStateMachine?
         var lastPublished: NetworkPath?
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
@@ -127,17 +128,17 @@ public final class NetworkMonitor: Source, Sendable {
 
     /// Stops watching and closes the socket; the last path stays in ``readings``.
     public func stopMonitoring() {
-        let (registration, watchdog, socket) = state.withLock { state in
+        let (registration, watchdogs, socket) = state.withLock { state in
             defer {
                 state.registration = nil
-                state.watchdog = nil
+                state.watchdogs = []
                 state.socket = nil
                 state.machine = nil
             }
-            return (state.registration, state.watchdog, state.socket)
+            return (state.registration, state.watchdogs, state.socket)
         }
         registration?.cancel()
-        watchdog?.cancel()
+        for watchdog in watchdogs { watchdog.cancel() }
         socket?.close()
     }
 
@@ -237,9 +238,12 @@ public final class NetworkMonitor: Source, Sendable {
             case .request(let step, let sequence):
                 if step == .links { counters.add(.dumps) }
                 try socket.send(NetworkMonitorStateMachine.requestBytes(step, sequence: sequence))
-                state.watchdog = try loop.schedule(after: Self.dumpTimeout) { [weak self] in
-                    self?.checkDump(sequence: sequence)
-                }
+                // Fired one-shot timers are unregistered already; keep only those still pending.
+                state.watchdogs.removeAll { $0.isCancelled }
+                state.watchdogs.append(
+                    try loop.schedule(after: Self.dumpTimeout) { [weak self] in
+                        self?.checkDump(sequence: sequence)
+                    })
             case .fail(let errno):
                 throw SensorError.systemCall(
                     name: "rtnetlink dump", target: socket.target, errno: Errno(rawValue: errno))

@@ -126,8 +126,9 @@ import VigilSensors
         let before = try #require(ProcessProbe.cpuTicks(ofThreadNamed: EventLoop.threadName))
         try await Task.sleep(for: .seconds(1))
         let after = try #require(ProcessProbe.cpuTicks(ofThreadNamed: EventLoop.threadName))
-        // Clock ticks are 10 ms; a spinning thread would show about 100 over one second.
-        #expect(after - before <= 2)
+        // Clock ticks are 10 ms; a spinning thread would show about 100 over one second. The shared loop also serves
+        // other suites' timers while this runs (slower under sanitizers), so allow a fifth of that, not zero.
+        #expect(after - before <= 20)
     }
 
     @Test func privateLoopShutsDownAndClosesItsDescriptors() async throws {
