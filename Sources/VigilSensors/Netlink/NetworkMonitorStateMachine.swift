@@ -40,6 +40,9 @@ struct NetworkMonitorStateMachine {
     /// The dump restarts this many times in a row after kernel errors before the monitor fails.
     static let failureLimit = 5
 
+    /// `EBUSY`, which the kernel answers to a dump request while another dump runs on the same socket.
+    static let busy: Int32 = 16
+
     private(set) var live: NetworkMirror
     private var staging: NetworkMirror?
     private var dump: Dump?
@@ -107,6 +110,9 @@ struct NetworkMonitorStateMachine {
             return request(Step.allCases[index + 1])
         case .error(let errno):
             guard errno != 0 else { return [] }
+            // EBUSY: the kernel is still running an earlier dump on this socket (one whose end we lost in an
+            // overflow). That is no failure: its replies drain as we read, and the request's watchdog asks again.
+            guard errno != Self.busy else { return [] }
             failures += 1
             if failures > Self.failureLimit {
                 dump = nil
