@@ -113,17 +113,7 @@ final class SubjectEngine<Element: Sendable>: Sendable {
             guard claimDelivery(&state) else { return enqueue(.value(value), &state) }
             return .deliver(takeSnapshot(of: state.subscribers))
         }
-        switch claim {
-        case .none:
-            return
-        case .queued(let ticket, let mayWait):
-            if mayWait { awaitDelivery(of: ticket) }
-        case .drain:
-            drainPending()
-        case .deliver(let snapshot):
-            deliver(value, to: snapshot)
-            endDelivery()
-        }
+        carryOut(claim) { deliver(value, to: $0) }
     }
 
     @inlinable
@@ -135,6 +125,13 @@ final class SubjectEngine<Element: Sendable>: Sendable {
             defer { state.subscribers = [] }
             return .deliver(takeSnapshot(of: state.subscribers))
         }
+        carryOut(claim) { finish($0, with: completion) }
+    }
+
+    /// Acts on what was decided under the lock: wait for a queued event, drain the queue, or deliver and give up
+    /// the deliverer role.
+    @inlinable
+    func carryOut(_ claim: Claim, delivering deliverSnapshot: (Snapshot) -> Void) {
         switch claim {
         case .none:
             return
@@ -143,7 +140,7 @@ final class SubjectEngine<Element: Sendable>: Sendable {
         case .drain:
             drainPending()
         case .deliver(let snapshot):
-            finish(snapshot, with: completion)
+            deliverSnapshot(snapshot)
             endDelivery()
         }
     }
