@@ -5,8 +5,8 @@ import Glibc
 /// Start disables the buffer (it may be left on by a crashed process), enables the channels' scan elements and the
 /// timestamp (disabling the others), sets the buffer length and, when the device needs a trigger and has none, its
 /// own trigger (`<name>-dev<N>`, else the first one listed), sets the sampling frequency when asked, enables the
-/// buffer and opens the device node. Stop and failure undo this: the buffer is disabled and the scan elements are
-/// restored.
+/// buffer and opens the device node. Stop and failure undo this: the buffer is disabled, the scan elements are
+/// restored and a trigger it selected is cleared.
 final class IIOBufferedSampler: IIOSampler {
     private struct Running {
         var registration: EventLoop.Registration?
@@ -21,6 +21,8 @@ final class IIOBufferedSampler: IIOSampler {
     private struct Restore {
         var enables: [(path: String, text: String)] = []
         var frequency: (path: String, previous: String)?
+        /// The `current_trigger` attribute, when start selected the trigger.
+        var selectedTrigger: String?
     }
 
     private enum ReadOutcome {
@@ -67,7 +69,7 @@ final class IIOBufferedSampler: IIOSampler {
             let layout = try enableScanElements(&restore)
             let calibrations = try channels.readCalibrations()
             try SysfsFile.write(String(max(2, length)), to: "\(device.path)/buffer/length")
-            try selectTrigger()
+            restore.selectedTrigger = try selectTrigger()
             if let rate {
                 restore.frequency = try IIOSamplerSupport.configureFrequency(rate, type: channels.type, device: device)
             }
@@ -118,10 +120,12 @@ final class IIOBufferedSampler: IIOSampler {
     }
 
     /// Selects the device's own trigger when it needs one and none is set.
-    private func selectTrigger() throws(SensorError) {
-        guard device.hasTrigger else { return }
+    ///
+    /// - Returns: The `current_trigger` path when it selected one, to clear on teardown.
+    private func selectTrigger() throws(SensorError) -> String? {
+        guard device.hasTrigger else { return nil }
         let currentPath = "\(device.path)/trigger/current_trigger"
-        guard try SysfsFile.readText(currentPath).isEmpty else { return }
+        guard try SysfsFile.readText(currentPath).isEmpty else { return nil }
         let triggers = try SysfsFile.listDirectory(device.busPath).filter { $0.hasPrefix("trigger") }
             .compactMap { entry in try? SysfsFile.readText("\(device.busPath)/\(entry)/name") }
         let own = "\(device.name)-dev\(device.number)"
@@ -131,10 +135,13 @@ final class IIOBufferedSampler: IIOSampler {
                 reason: "the device needs a trigger and none exists")
         }
         try SysfsFile.write(trigger, to: currentPath)
+        return currentPath
     }
 
     private func teardown(_ restore: Restore) {
         try? SysfsFile.write("0", to: enablePath)
+        // A name that matches no trigger clears it (an empty write would not reach the driver).
+        if let selectedTrigger = restore.selectedTrigger { try? SysfsFile.write("\n", to: selectedTrigger) }
         for (path, text) in restore.enables { try? SysfsFile.write(text, to: path) }
         IIOSamplerSupport.restoreFrequency(restore.frequency)
     }

@@ -9,16 +9,34 @@ import Vigil
 /// is disabled). Polled readings are published when a value changes; buffered ones for every scan. Readings are
 /// published on the event-loop thread, never under a lock.
 ///
+/// Hot-plug: given the `iio` uevents of a ``DeviceMonitor`` as `changes`, the monitor follows devices as they come
+/// and go instead of reading only the one present at start:
+///
+/// ```swift
+/// let devices = DeviceMonitor(subsystems: ["iio"])
+/// let accelerometer = AccelerometerMonitor(changes: devices.ueventProperties)
+/// try ([devices, accelerometer] as [any Monitor]).startMonitoring()
+/// ```
+///
 /// Use the aliases: ``AccelerometerMonitor``, ``GyroscopeMonitor``, ``MagnetometerMonitor``,
 /// ``AmbientLightMonitor``, ``ProximityMonitor``, ``PressureMonitor``.
 public final class IIOSensorMonitor<Kind: IIOSensorKind>: Source {
-    private struct State {
+    struct State {
         var kind: Kind
+        /// Between start and stop. With hot-plug the monitor also runs without a device, waiting for one.
+        var isRunning = false
+        /// Counts starts and stops, so work begun for an earlier run is dropped.
+        var run = 0
+        /// Counts attachments to a device, so events of a replaced sampler are dropped.
+        var attachments = 0
         var sampler: (any IIOSampler)?
+        var samplerAttachment: Int?
         var device: IIODevice?
-        var generation = 0
+        var hotplug: Subscription?
         /// The values of the last published polled sample, to publish only changes.
         var lastPolledValues: [Double]?
+        /// Why the monitor has no device, as last published, to publish a reason once rather than per uevent.
+        var waitingReason: String?
     }
 
     /// A short human name, for example "Accelerometer".
@@ -32,8 +50,9 @@ public final class IIOSensorMonitor<Kind: IIOSensorKind>: Source {
     /// The latest reading.
     public let readings: BehaviorSubject<IIOReading<Kind.Value>>
 
-    private let eventLoop: EventLoop
-    private let state: Mutex<State>
+    let eventLoop: EventLoop
+    let changes: (any ObservableType<[String: String]>)?
+    let state: Mutex<State>
 
     /// Creates a monitor; nothing is read until it starts.
     ///
@@ -43,15 +62,18 @@ public final class IIOSensorMonitor<Kind: IIOSensorKind>: Source {
     ///     another root.
     ///   - deviceID: The device to read, or nil for the first device with the kind's channels.
     ///   - mode: Polled (the default, 10 Hz) or buffered.
+    ///   - changes: Properties of `iio` uevents (``DeviceMonitor/ueventProperties`` of a
+    ///     `DeviceMonitor(subsystems: ["iio"])`) for hot-plug; `nil` to read only the device found at start.
     ///   - eventLoop: The loop that runs the timer or watches the device node.
     public init(
         kind: Kind, root: String = "/sys", deviceID: String? = nil, mode: IIOMode = .polled(),
-        eventLoop: EventLoop = .shared
+        changes: (any ObservableType<[String: String]>)? = nil, eventLoop: EventLoop = .shared
     ) {
         self.name = Kind.displayName
         self.root = root
         self.deviceID = deviceID
         self.mode = mode
+        self.changes = changes
         self.eventLoop = eventLoop
         readings = BehaviorSubject(.pending)
         state = Mutex(State(kind: kind))
@@ -63,20 +85,26 @@ public final class IIOSensorMonitor<Kind: IIOSensorKind>: Source {
     ///   - root: The sysfs root (`/sys`).
     ///   - deviceID: The device to read, or nil for the first device with the kind's channels.
     ///   - mode: Polled (the default, 10 Hz) or buffered.
-    public convenience init(root: String = "/sys", deviceID: String? = nil, mode: IIOMode = .polled()) {
-        self.init(kind: Kind(), root: root, deviceID: deviceID, mode: mode)
+    ///   - changes: Properties of `iio` uevents for hot-plug, or `nil`; see ``init(kind:root:deviceID:mode:changes:eventLoop:)``.
+    public convenience init(
+        root: String = "/sys", deviceID: String? = nil, mode: IIOMode = .polled(),
+        changes: (any ObservableType<[String: String]>)? = nil
+    ) {
+        self.init(kind: Kind(), root: root, deviceID: deviceID, mode: mode, changes: changes)
     }
 
     deinit {
-        state.withLock { $0.sampler }?.stop()
+        let (sampler, hotplug) = state.withLock { ($0.sampler, $0.hotplug) }
+        hotplug?.dispose()
+        sampler?.stop()
     }
 
-    /// Whether the monitor is running.
+    /// Whether the monitor is running: reading a device, or, with hot-plug, waiting for one.
     public var isMonitoring: Bool {
-        state.withLock { $0.sampler != nil }
+        state.withLock { $0.isRunning }
     }
 
-    /// The device the monitor reads while it runs.
+    /// The device the monitor reads while it runs; nil while it waits for one.
     public var device: IIODevice? {
         state.withLock { $0.device }
     }
@@ -97,106 +125,94 @@ public final class IIOSensorMonitor<Kind: IIOSensorKind>: Source {
 
     /// Finds the device, configures it and starts reading.
     ///
-    /// - Throws: ``SensorError`` when there is no fitting device, an attribute cannot be read (a zero scale, a
-    ///   malformed mount matrix or scan type), or the device cannot be configured for buffered mode.
+    /// With hot-plug (`changes`), a missing device is no error: the reading says `unavailable` and the monitor reads
+    /// the first fitting device that is added. When the device it reads is removed (or, in buffered mode, its node
+    /// fails), the reading turns `unavailable` and the monitor moves to another fitting device or waits for one.
+    /// A new device starts afresh (the barometer's relative altitude, the proximity state).
+    ///
+    /// - Throws: ``SensorError`` when there is no fitting device (without hot-plug), an attribute cannot be read (a
+    ///   zero scale, a malformed mount matrix or scan type), or the device cannot be configured for buffered mode.
     public func startMonitoring() throws {
         try start()
     }
 
-    /// Stops reading; in buffered mode the buffer is disabled and the scan elements restored.
+    /// Stops reading; in buffered mode the buffer is disabled and the device restored (scan elements, trigger).
     public func stopMonitoring() {
-        let sampler = state.withLock { state in
+        let (sampler, hotplug) = state.withLock { state in
             defer {
+                state.isRunning = false
+                state.run += 1
                 state.sampler = nil
+                state.samplerAttachment = nil
                 state.device = nil
+                state.hotplug = nil
             }
-            return state.sampler
+            return (state.sampler, state.hotplug)
         }
+        hotplug?.dispose()
         sampler?.stop()
     }
 
     private func start() throws(SensorError) {
-        guard !isMonitoring else { return }
-        let device = try findDevice()
-        let channels = try IIOChannelSet(type: Kind.channelType, isVector: Kind.isVector, device: device)
-        var kind = state.withLock { $0.kind }
-        try kind.prepare(device: device)
-        let generation = state.withLock { state in
-            state.lastPolledValues = nil
-            state.generation += 1
-            return state.generation
+        let run: Int? = state.withLock { state in
+            guard !state.isRunning else { return nil }
+            state.isRunning = true
+            state.run += 1
+            state.waitingReason = nil
+            return state.run
         }
-        let handler: @Sendable (IIOSamplerEvent) -> Void = { [weak self] event in
-            self?.handle(event, generation: generation)
-        }
-        let sampler: any IIOSampler
-        switch mode {
-        case .polled(let rate):
-            sampler = IIOPolledSampler(channels: channels, rate: rate, eventLoop: eventLoop, handler: handler)
-        case .buffered(let rate, let length):
-            sampler = IIOBufferedSampler(
-                channels: channels, rate: rate, length: length, eventLoop: eventLoop, handler: handler)
-        }
-        let installed = state.withLock { state in
-            guard state.sampler == nil, state.generation == generation else { return false }
-            state.kind = kind
-            state.sampler = sampler
-            state.device = device
-            return true
-        }
-        guard installed else { return }
-        do throws(SensorError) {
-            try sampler.start()
-        } catch {
-            state.withLock { state in
-                if state.sampler === sampler {
-                    state.sampler = nil
-                    state.device = nil
-                }
+        guard let run else { return }
+        if let changes {
+            let subscription = changes.subscribe { [weak self] properties in
+                self?.handle(hotplug: properties, run: run)
             }
+            let kept = state.withLock { state in
+                guard state.run == run else { return false }
+                state.hotplug = subscription
+                return true
+            }
+            if !kept { subscription.dispose() }
+        }
+        do throws(SensorError) {
+            let device: IIODevice
+            do throws(SensorError) {
+                device = try findDevice()
+            } catch {
+                guard changes != nil, case .unavailable = error else { throw error }
+                reportWaiting(error.description, run: run)
+                return
+            }
+            try attach(device, run: run)
+        } catch {
+            if state.withLock({ $0.run == run }) { stopMonitoring() }
             throw error
         }
-        // A stop that ran while the sampler was starting found nothing to stop yet: undo the start here.
-        if state.withLock({ $0.sampler !== sampler }) { sampler.stop() }
     }
 
-    private func handle(_ event: IIOSamplerEvent, generation: Int) {
-        let reading: IIOReading<Kind.Value>? = state.withLock { state in
-            guard state.generation == generation, state.sampler != nil else { return nil }
-            switch event {
-            case .sample(let sample):
-                if case .polled = mode {
-                    if state.lastPolledValues == sample.values { return nil }
-                    state.lastPolledValues = sample.values
-                }
-                return .value(state.kind.value(from: sample))
-            case .error(let error):
-                state.lastPolledValues = nil
-                return .unavailable(reason: error.description)
-            case .failed(let error):
-                state.lastPolledValues = nil
-                state.sampler = nil
-                state.device = nil
-                return .unavailable(reason: error.description)
-            }
-        }
-        if let reading { readings.publish(reading) }
-    }
-
-    private func findDevice() throws(SensorError) -> IIODevice {
+    /// The device to read: the one with ``deviceID`` or the first that fits.
+    ///
+    /// - Parameter removed: A device whose remove uevent just arrived; the kernel sends it before the sysfs
+    ///   directory goes, so the device may still be listed.
+    func findDevice(excluding removed: String? = nil) throws(SensorError) -> IIODevice {
         let bus = IIODevice.busDirectory(root: root)
-        let devices = try IIODevice.discover(root: root)
+        let devices = try IIODevice.discover(root: root).filter { $0.id != removed }
         if devices.isEmpty {
             throw SensorError.unavailable(source: name, reason: "no IIO device (nothing under \(bus))")
         }
         let candidates = devices.filter { deviceID == nil || $0.id == deviceID }
+        if let deviceID, candidates.isEmpty {
+            throw SensorError.unavailable(source: name, reason: "no \(deviceID) under \(bus)")
+        }
         let fitting = candidates.filter {
             IIOChannelSet.fits(type: Kind.channelType, isVector: Kind.isVector, device: $0)
         }
         guard let device = fitting.first else {
-            let wanted = Kind.isVector ? "in_\(Kind.channelType)_x, _y and _z" : "an in_\(Kind.channelType) channel"
-            let which = deviceID.map { "\($0) under \(bus)" } ?? "any of the \(devices.count) IIO devices"
-            throw SensorError.unavailable(source: name, reason: "\(which) has no \(wanted)")
+            let wanted =
+                Kind.isVector ? "in_\(Kind.channelType)_x, _y and _z channels" : "an in_\(Kind.channelType) channel"
+            let reason =
+                deviceID.map { "\($0) under \(bus) has no \(wanted)" }
+                ?? "none of the \(devices.count) IIO devices under \(bus) has \(wanted)"
+            throw SensorError.unavailable(source: name, reason: reason)
         }
         if case .buffered = mode, !device.hasBuffer {
             throw SensorError.unavailable(source: name, reason: "\(device.id) (\(device.name)) has no buffer")

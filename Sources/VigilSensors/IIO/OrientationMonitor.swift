@@ -29,8 +29,13 @@ public final class OrientationMonitor: Source {
     ///   - root: The sysfs root (`/sys`).
     ///   - deviceID: The device to read, or nil for the first accelerometer.
     ///   - mode: Polled (the default, 10 Hz) or buffered.
-    public convenience init(root: String = "/sys", deviceID: String? = nil, mode: IIOMode = .polled()) {
-        self.init(accelerometer: AccelerometerMonitor(root: root, deviceID: deviceID, mode: mode))
+    ///   - changes: Properties of `iio` uevents, for the accelerometer to follow hot-plug; `nil` for none. See
+    ///     ``IIOSensorMonitor``.
+    public convenience init(
+        root: String = "/sys", deviceID: String? = nil, mode: IIOMode = .polled(),
+        changes: (any ObservableType<[String: String]>)? = nil
+    ) {
+        self.init(accelerometer: AccelerometerMonitor(root: root, deviceID: deviceID, mode: mode, changes: changes))
     }
 
     /// Whether the accelerometer is running for this monitor.

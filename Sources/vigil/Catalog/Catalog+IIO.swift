@@ -6,7 +6,7 @@ extension Catalog {
     /// `orientation`, read under `--sys-root`.
     ///
     /// Under the real `/sys` the sensors are polled (10 Hz), which leaves the devices' buffers to other users such
-    /// as iio-sensor-proxy. Under another root, a device that has a buffer and a readable node at
+    /// as iio-sensor-proxy, and follow hot-plug through the kernel's `iio` uevents. Under another root, a device that has a buffer and a readable node at
     /// `<root>/dev/iio:deviceN` (a captured or fake device) is read in buffered mode, so captured scans play end to
     /// end; otherwise it is polled too.
     static var iioEntries: [CatalogEntry] {
@@ -17,16 +17,17 @@ extension Catalog {
             iioEntry("light", "Ambient light (IIO), lux", AmbientLight.self),
             iioEntry("proximity", "Proximity (IIO)", ProximitySensor.self),
             iioEntry("barometer", "Air pressure and altitude (IIO), kPa", Barometer.self),
-            .source(id: "orientation", name: "Screen orientation (IIO accelerometer)") { context, _ in
-                OrientationMonitor(root: context.sysRoot, mode: iioMode(Accelerometer.self, context))
+            .withUevents(id: "orientation", name: "Screen orientation (IIO accelerometer)", subsystem: "iio") {
+                context, changes in
+                OrientationMonitor(root: context.sysRoot, mode: iioMode(Accelerometer.self, context), changes: changes)
             },
         ]
     }
 
     /// An entry for the first device of one sensor kind under `--sys-root`.
     private static func iioEntry<Kind: IIOSensorKind>(_ id: String, _ name: String, _ kind: Kind.Type) -> CatalogEntry {
-        .source(id: id, name: name) { context, _ in
-            IIOSensorMonitor<Kind>(root: context.sysRoot, mode: iioMode(Kind.self, context))
+        .withUevents(id: id, name: name, subsystem: "iio") { context, changes in
+            IIOSensorMonitor<Kind>(root: context.sysRoot, mode: iioMode(Kind.self, context), changes: changes)
         }
     }
 

@@ -8,7 +8,7 @@ extension Catalog {
     static var systemEntries: [CatalogEntry] {
         [
             battery,
-            withUevents(id: "power", name: "Power supplies (sysfs)", subsystem: "power_supply") { context, changes in
+            .withUevents(id: "power", name: "Power supplies (sysfs)", subsystem: "power_supply") { context, changes in
                 PowerSupplyMonitor(root: context.sysRoot, changes: changes)
             },
             .source(id: "thermal", name: "Thermal zones (sysfs)") { context, _ in
@@ -17,7 +17,7 @@ extension Catalog {
             .source(id: "hwmon", name: "Hardware monitors (sysfs hwmon)") { context, _ in
                 HwmonMonitor(root: context.sysRoot)
             },
-            withUevents(id: "backlight", name: "Backlight (sysfs)", subsystem: "backlight") { context, changes in
+            .withUevents(id: "backlight", name: "Backlight (sysfs)", subsystem: "backlight") { context, changes in
                 BacklightMonitor(root: context.sysRoot, changes: changes)
             },
             .source(id: "cpu", name: "CPU use (/proc/stat)") { context, _ in
@@ -41,7 +41,9 @@ extension Catalog {
     /// The system battery: the power-supply source, listed as absent when no system battery exists, so that
     /// `vigil list` says "no battery" plainly on a desktop or server (where `power` still reports mains).
     private static var battery: CatalogEntry {
-        let power = withUevents(id: "battery", name: "Battery (sysfs power_supply)", subsystem: "power_supply") {
+        let power = CatalogEntry.withUevents(
+            id: "battery", name: "Battery (sysfs power_supply)", subsystem: "power_supply"
+        ) {
             context, changes in PowerSupplyMonitor(root: context.sysRoot, changes: changes)
         }
         return CatalogEntry(
@@ -62,38 +64,4 @@ extension Catalog {
             },
             start: power.start)
     }
-
-    /// An entry whose source also refreshes on the kernel's uevents for `subsystem`, through a ``DeviceMonitor``
-    /// started and stopped with it. Uevents are used only for the machine's own `/sys`: with `--sys-root` the
-    /// events would describe other devices than the tree being read, so that source relies on polling.
-    private static func withUevents<S: Source>(
-        id: String, name: String, subsystem: String,
-        make: @escaping @Sendable (CatalogContext, Observable<[String: String]>?) -> S
-    ) -> CatalogEntry where S.Reading: Encodable & CustomStringConvertible {
-        CatalogEntry(
-            id: id, name: name, argumentName: nil,
-            availability: { context in make(context, nil).availability },
-            start: { context, _, emitter in
-                let devices = DeviceMonitor(subsystems: [subsystem])
-                let useUevents = context.sysRoot == "/sys" && devices.availability.isAvailable
-                let source = make(context, useUevents ? devices.ueventProperties : nil)
-                let subscription = source.readings.subscribe(on: .queue(emitter.queue)) { reading in
-                    emitter.emit(source: id, reading: reading)
-                }
-                let group = MonitorGroup(useUevents ? [devices, source] : [source])
-                try group.startMonitoring()
-                return RunningSource(monitor: group, subscription: subscription)
-            })
-    }
-}
-
-/// Monitors that start together (all or none) and stop together, as one ``Monitor``.
-private final class MonitorGroup: Monitor {
-    private let monitors: [any Monitor]
-
-    init(_ monitors: [any Monitor]) { self.monitors = monitors }
-
-    var isMonitoring: Bool { monitors.contains { $0.isMonitoring } }
-    func startMonitoring() throws { try monitors.startMonitoring() }
-    func stopMonitoring() { monitors.reversed().stopMonitoring() }
 }

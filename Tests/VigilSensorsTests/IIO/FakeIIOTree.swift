@@ -6,17 +6,25 @@ import Glibc
 /// The directory is removed when the value is released.
 final class FakeIIOTree {
     let root: String
-    private let directory: TemporaryDirectory
+    private let directory: TemporaryDirectory?
 
     init() {
         directory = TemporaryDirectory("vigil-iio")
-        root = directory.path
+        root = directory!.path
+        makeDirectory("bus/iio/devices")
+        makeDirectory("dev")
+    }
+
+    /// A tree in an existing directory, which the caller removes.
+    init(at root: String) {
+        directory = nil
+        self.root = root
         makeDirectory("bus/iio/devices")
         makeDirectory("dev")
     }
 
     deinit {
-        directory.remove()
+        directory?.remove()
     }
 
     /// The sysfs directory of device N.
@@ -37,6 +45,11 @@ final class FakeIIOTree {
         write("\(relative)/name", name + "\n")
         for (file, text) in files { write("\(relative)/\(file)", text) }
         return devicePath(number)
+    }
+
+    /// Removes device N's sysfs directory, as the kernel does when the device goes away.
+    func removeDevice(_ number: Int) {
+        TemporaryDirectory.removeTree(devicePath(number))
     }
 
     /// Adds buffered-mode support to device N: `buffer/{enable,length}`, a trigger attribute, and scan elements.

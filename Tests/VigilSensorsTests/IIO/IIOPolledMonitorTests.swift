@@ -217,7 +217,13 @@ import VigilSensors
         #expect(throws: SensorError.self) { try monitor.startMonitoring() }
         let tree = FakeIIOTree()
         tree.addDevice(0, name: "als", files: ["in_illuminance_input": "1\n"])
-        #expect(!AccelerometerMonitor(root: tree.root).availability.isAvailable)
+        let noAccelerometer = AccelerometerMonitor(root: tree.root).availability
+        #expect(noAccelerometer.description.contains("none of the 1 IIO devices under"))
+        #expect(noAccelerometer.description.contains("has in_accel_x, _y and _z channels"))
+        let named = AccelerometerMonitor(root: tree.root, deviceID: "iio:device0").availability
+        #expect(named.description.contains("iio:device0 under \(tree.root)/bus/iio/devices has no in_accel_x"))
+        let missing = AmbientLightMonitor(root: tree.root, deviceID: "iio:device7").availability
+        #expect(missing.description.contains("no iio:device7 under"))
         #expect(AmbientLightMonitor(root: tree.root).availability.isAvailable)
         #expect(!AmbientLightMonitor(root: tree.root, mode: .buffered()).availability.isAvailable)
     }

@@ -20,6 +20,25 @@ import Vigil
         ("network", { _ in NetworkMonitor() }),
         ("devices", { _ in DeviceMonitor() }),
         ("clock", { _ in ClockChangeMonitor() }),
+        (
+            "light with hot-plug",
+            { directory in
+                let tree = FakeIIOTree(at: directory)
+                if !SysfsFile.exists(tree.devicePath(0)) {
+                    tree.addDevice(0, name: "als", files: ["in_illuminance_input": "3\n"])
+                }
+                return AmbientLightMonitor(
+                    root: directory, mode: .polled(rate: 100), changes: PublishSubject<[String: String]>())
+            }
+        ),
+        (
+            "buffered accelerometer",
+            { directory in
+                let tree = FakeIIOTree(at: directory)
+                if !SysfsFile.exists(tree.devicePath(0)) { tree.addCaptureAccelerometer() }
+                return AccelerometerMonitor(root: directory, mode: .buffered())
+            }
+        ),
     ]
 
     @Test(arguments: makers.map(\.0))

@@ -1,0 +1,145 @@
+import Vigil
+
+/// Attaching to a device, its samples, and hot-plug: the device coming, going and failing.
+///
+/// Nothing here holds the state lock while it starts or stops a sampler or publishes: stopping cancels an event-loop
+/// registration, which waits for a handler that may itself be waiting for the lock.
+extension IIOSensorMonitor {
+    /// Configures a sampler for `device` and starts it, unless the run ended or another attachment won meanwhile.
+    func attach(_ device: IIODevice, run: Int) throws(SensorError) {
+        let channels = try IIOChannelSet(type: Kind.channelType, isVector: Kind.isVector, device: device)
+        var kind = state.withLock { $0.kind }
+        try kind.prepare(device: device)
+        let attachment = state.withLock { state in
+            state.attachments += 1
+            return state.attachments
+        }
+        let handler: @Sendable (IIOSamplerEvent) -> Void = { [weak self] event in
+            self?.handle(event, attachment: attachment)
+        }
+        let sampler: any IIOSampler
+        switch mode {
+        case .polled(let rate):
+            sampler = IIOPolledSampler(channels: channels, rate: rate, eventLoop: eventLoop, handler: handler)
+        case .buffered(let rate, let length):
+            sampler = IIOBufferedSampler(
+                channels: channels, rate: rate, length: length, eventLoop: eventLoop, handler: handler)
+        }
+        let installed = state.withLock { state in
+            guard state.isRunning, state.run == run, state.sampler == nil else { return false }
+            state.kind = kind
+            state.sampler = sampler
+            state.samplerAttachment = attachment
+            state.device = device
+            state.lastPolledValues = nil
+            state.waitingReason = nil
+            return true
+        }
+        guard installed else { return }
+        do throws(SensorError) {
+            try sampler.start()
+        } catch {
+            state.withLock { state in
+                guard state.sampler === sampler else { return }
+                state.sampler = nil
+                state.samplerAttachment = nil
+                state.device = nil
+            }
+            throw error
+        }
+        // A stop or removal that ran while the sampler was starting found nothing to stop yet: undo the start here.
+        if state.withLock({ $0.sampler !== sampler }) { sampler.stop() }
+    }
+
+    /// Publishes what a sampler reports, if it is still the current one.
+    private func handle(_ event: IIOSamplerEvent, attachment: Int) {
+        let reading: IIOReading<Kind.Value>? = state.withLock { state in
+            guard state.samplerAttachment == attachment, state.sampler != nil else { return nil }
+            switch event {
+            case .sample(let sample):
+                if case .polled = mode {
+                    if state.lastPolledValues == sample.values { return nil }
+                    state.lastPolledValues = sample.values
+                }
+                return .value(state.kind.value(from: sample))
+            case .error(let error):
+                state.lastPolledValues = nil
+                return .unavailable(reason: error.description)
+            case .failed(let error):
+                // The sampler has already restored the device. Without hot-plug the run ends; with it the monitor
+                // waits for the device to be added again.
+                state.lastPolledValues = nil
+                state.sampler = nil
+                state.samplerAttachment = nil
+                state.device = nil
+                if changes == nil {
+                    state.isRunning = false
+                    state.run += 1
+                    return .unavailable(reason: error.description)
+                }
+                state.waitingReason = error.description
+                return .unavailable(reason: "\(error); waiting for the device to be added again")
+            }
+        }
+        if let reading { readings.publish(reading) }
+    }
+
+    /// Applies one uevent of a hot-plug run.
+    func handle(hotplug properties: [String: String], run: Int) {
+        guard let event = IIOHotplugEvent(properties: properties) else { return }
+        let current: (isCurrentRun: Bool, device: IIODevice?) = state.withLock { state in
+            (state.isRunning && state.run == run, state.device)
+        }
+        guard current.isCurrentRun else { return }
+        switch event {
+        case .appeared:
+            if current.device == nil { search(run: run) }
+        case .removed(let id):
+            if let device = current.device, device.id == id { detach(device, run: run) }
+        case .overflow:
+            guard let device = current.device else { return search(run: run) }
+            if !SysfsFile.isDirectory(device.path) { detach(device, run: run) }
+        }
+    }
+
+    /// Stops reading a device that went away, says so, and moves to another fitting device if there is one.
+    private func detach(_ device: IIODevice, run: Int) {
+        let sampler: (any IIOSampler)?? = state.withLock { state in
+            guard state.run == run, state.device?.id == device.id else { return nil }
+            defer {
+                state.sampler = nil
+                state.samplerAttachment = nil
+                state.device = nil
+                state.lastPolledValues = nil
+                state.waitingReason = nil
+            }
+            return .some(state.sampler)
+        }
+        guard let sampler else { return }
+        sampler?.stop()
+        search(run: run, excluding: device.id, after: "\(device.id) (\(device.name)) was removed")
+    }
+
+    /// Attaches to the first fitting device, or publishes why there is none (once per reason).
+    ///
+    /// - Parameters:
+    ///   - removed: A device just removed, not to be taken even if sysfs still lists it.
+    ///   - event: What led to the search, said before the reason when there is no device.
+    private func search(run: Int, excluding removed: String? = nil, after event: String? = nil) {
+        do throws(SensorError) {
+            try attach(try findDevice(excluding: removed), run: run)
+        } catch {
+            reportWaiting(event.map { "\($0); \(error)" } ?? error.description, run: run)
+        }
+    }
+
+    /// Publishes that the monitor has no device and waits for one to be added, unless that is what it last said.
+    func reportWaiting(_ reason: String, run: Int) {
+        let isNew = state.withLock { state in
+            guard state.run == run, state.sampler == nil, state.waitingReason != reason else { return false }
+            state.waitingReason = reason
+            return true
+        }
+        if isNew { readings.publish(.unavailable(reason: "\(reason); waiting for a device to be added")) }
+    }
+}
