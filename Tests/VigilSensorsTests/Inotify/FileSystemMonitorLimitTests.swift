@@ -60,7 +60,7 @@ extension InotifyKernelTests {
             for name in ["a", "b", "c"] { mkdir(directory.file(name), 0o755) }
             let original = try #require(Self.readLimit(Self.watchLimitPath))
             let monitor = FileSystemMonitor(path: directory.path, recursive: true)
-            let before = ProcessProbe.openDescriptorCount()
+            let before = InotifyKernelTests.inotifyDescriptorCount()
             #expect(Self.writeLimit(Self.watchLimitPath, 1))
             defer { #expect(Self.writeLimit(Self.watchLimitPath, original)) }
             do {
@@ -76,7 +76,7 @@ extension InotifyKernelTests {
                 #expect(error.description.contains("fs.inotify.max_user_watches = 1"))
             }
             #expect(!monitor.isMonitoring)
-            #expect(ProcessProbe.openDescriptorCount() <= before)
+            #expect(InotifyKernelTests.inotifyDescriptorCount() <= before)
         }
 
         @Test func watchLimitHitLaterIsReportedNotSilent() async throws {

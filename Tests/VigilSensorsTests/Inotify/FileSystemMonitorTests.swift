@@ -208,12 +208,21 @@ extension InotifyKernelTests {
             let monitor = FileSystemMonitor(path: directory.path, recursive: true)
             try monitor.startMonitoring()
             monitor.stopMonitoring()
-            let before = ProcessProbe.openDescriptorCount()
+            let before = InotifyKernelTests.inotifyDescriptorCount()
+            try monitor.startMonitoring()
+            #expect(InotifyKernelTests.inotifyDescriptorCount() == before + 1, "a running monitor holds one")
+            monitor.stopMonitoring()
             for _ in 0..<1000 {
                 try monitor.startMonitoring()
                 monitor.stopMonitoring()
             }
-            #expect(ProcessProbe.openDescriptorCount() <= before)
+            #expect(InotifyKernelTests.inotifyDescriptorCount() <= before)
+        }
+
+        @Test func startStopCyclesLeakNoDescriptorThreadOrObject() throws {
+            try SourceLifecycleLeakTests.checkStartStopCycles(name: "files") { directory in
+                FileSystemMonitor(path: directory, recursive: true)
+            }
         }
     }
 }

@@ -3,7 +3,8 @@ import Testing
 import Vigil
 @testable import VigilSensors
 
-@Suite struct ClockChangeMonitorTests {
+/// Serialized: one test counts the process's cancel-on-set timers exactly, so no other clock monitor may run meanwhile.
+@Suite(.serialized) struct ClockChangeMonitorTests {
     /// Descriptors of this process that are realtime timerfds armed with TFD_TIMER_ABSTIME | TFD_TIMER_CANCEL_ON_SET,
     /// as `/proc/self/fdinfo` reports them (`clockid: 0`, `settime flags: 03`).
     static func cancelOnSetTimers() -> Int {
@@ -35,6 +36,10 @@ import Vigil
         subscription.dispose()
         #expect(!monitor.isMonitoring)
         #expect(Self.cancelOnSetTimers() == before)
+    }
+
+    @Test func startStopCyclesLeakNoDescriptorThreadOrObject() throws {
+        try SourceLifecycleLeakTests.checkStartStopCycles(name: "clock") { _ in ClockChangeMonitor() }
     }
 
     @Test func eventDescribesTheTimeInUTC() {

@@ -9,6 +9,21 @@ enum ProcessProbe {
         (try? SysfsFile.listDirectory("/proc/self/fd").count - 1) ?? -1  // minus the listing's own descriptor
     }
 
+    /// The number of open descriptors of one kind, by what their `/proc/self/fd` link names: `anon_inode:inotify`,
+    /// `anon_inode:[eventpoll]`, `anon_inode:[eventfd]`, `anon_inode:[timerfd]`. Other suites run in parallel and
+    /// open descriptors of their own, so a check that only one suite's kind can disturb counts that kind alone.
+    static func openDescriptorCount(linkingTo target: String) -> Int {
+        let names = (try? SysfsFile.listDirectory("/proc/self/fd")) ?? []
+        return names.filter { linkTarget("/proc/self/fd/\($0)") == target }.count
+    }
+
+    static func linkTarget(_ path: String) -> String? {
+        var buffer = [CChar](repeating: 0, count: 256)
+        let length = readlink(path, &buffer, buffer.count)
+        guard length > 0 else { return nil }
+        return String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
     /// CPU ticks (user + system) of the thread named `name`, from `/proc/self/task/TID/stat`, or nil if none.
     static func cpuTicks(ofThreadNamed name: String) -> Int? {
         for tid in (try? SysfsFile.listDirectory("/proc/self/task")) ?? []
