@@ -9,7 +9,8 @@ let package = Package(
         .executable(name: "vigil", targets: ["vigil"]),
     ],
     targets: [
-        .target(name: "Vigil", dependencies: ["CLinuxSupport"]),
+        .target(name: "CVigilCore"),
+        .target(name: "Vigil", dependencies: ["CVigilCore"]),
         .target(name: "CLinuxSupport"),
         .target(name: "VigilSensors", dependencies: ["Vigil", "CLinuxSupport"]),
         .executableTarget(name: "vigil", dependencies: ["Vigil", "VigilSensors"]),

@@ -3,7 +3,7 @@ import Synchronization
 import Testing
 import Vigil
 
-@Suite struct BehaviorSubjectTests {
+@Suite(.timeLimit(.minutes(1))) struct BehaviorSubjectTests {
     @Test func replaysCurrentValueOnSubscribeThenEveryLaterOne() {
         let name = BehaviorSubject("zhangsan")
         let recorder = Recorder<String>()
@@ -16,7 +16,7 @@ import Vigil
 
     @Test func publishUpdatesValueBeforeAnyObserverRuns() {
         let age = BehaviorSubject(0)
-        let seenInside = Mutex<[Int]>([])
+        let seenInside = TestLock<[Int]>([])
         let subscription = age.subscribe { _ in seenInside.withLock { $0.append(age.value) } }
         age.publish(18)
         #expect(age.value == 18)
@@ -63,7 +63,7 @@ import Vigil
     @Test func subscribingInsideCallbackReplaysCurrentValueExactlyOnce() {
         let subject = BehaviorSubject(1)
         let late = Recorder<Int>()
-        let held = Mutex<Subscription?>(nil)
+        let held = TestLock<Subscription?>(nil)
         let trigger = subject.subscribe { value in
             guard value == 2 else { return }
             let subscription = late.subscribe(to: subject)

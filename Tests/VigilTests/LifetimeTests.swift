@@ -2,7 +2,7 @@ import Synchronization
 import Testing
 import Vigil
 
-@Suite struct LifetimeTests {
+@Suite(.timeLimit(.minutes(1))) struct LifetimeTests {
     @Test func releasedSubjectIsDeallocatedAndItsLiveSubscribersFinish() {
         weak var weakSubject: PublishSubject<Int>?
         let recorder = Recorder<Int>()
@@ -54,7 +54,7 @@ import Vigil
 
 /// An object that holds its own subscription, which captures the object.
 private final class Owner: Sendable {
-    let subscription = Mutex<Subscription?>(nil)
+    let subscription = TestLock<Subscription?>(nil)
 
     func touch() {}
 }

@@ -2,7 +2,7 @@ import Dispatch
 import Testing
 import Vigil
 
-@Suite struct OperatorTests {
+@Suite(.timeLimit(.minutes(1))) struct OperatorTests {
     @Test func mapFilterCompactMapTransformValuesAndPassCompletion() {
         let subject = PublishSubject<Int>()
         let mapped = Recorder<String>()
@@ -67,7 +67,14 @@ import Vigil
         for value in 1...5 { subject.publish(value) }
         #expect(recorder.values == [0, 1, 2])
         #expect(recorder.completionsReceived.count == 1)
-        #expect(subscription.isDisposed)
+        let source = ProbedSource<Int>()
+        let probe = source.observable.take(2).subscribe { _ in }
+        source.subject.publish(1)
+        #expect(source.isSubscribed)
+        source.subject.publish(2)
+        #expect(!source.isSubscribed)
+        probe.dispose()
+        subscription.dispose()
         let none = Recorder<Int>()
         let noneSubscription = none.subscribe(to: subject.take(0))
         #expect(none.values.isEmpty && none.completionsReceived.count == 1)
@@ -186,7 +193,7 @@ import Vigil
     }
 }
 
-@Suite struct OperatorDisposalTests {
+@Suite(.timeLimit(.minutes(1))) struct OperatorDisposalTests {
     /// Each operator, applied to a subject whose only subscriber path captures a token; disposing the operator's
     /// subscription must dispose the upstream one and so release the token.
     static let operators: [(String, @Sendable (Observable<Int>) -> Observable<Int>)] = [

@@ -4,8 +4,8 @@ import Vigil
 
 /// Collects values from callbacks on any thread.
 final class Recorder<Value: Sendable>: Sendable {
-    private let storage = Mutex<[Value]>([])
-    private let completions = Mutex<[Completion]>([])
+    private let storage = TestLock<[Value]>([])
+    private let completions = TestLock<[Completion]>([])
 
     var values: [Value] { storage.withLock { $0 } }
     var completionsReceived: [Completion] { completions.withLock { $0 } }
@@ -61,4 +61,84 @@ func block(_ queue: DispatchQueue) -> @Sendable () -> Void {
 
 extension Completion {
     var isFailure: Bool { !isFinished }
+}
+
+/// The package's lock, which ThreadSanitizer sees (Synchronization's Mutex on Linux it does not).
+typealias TestLock<Value> = FutexMutex<Value>
+
+/// Runs `body` on a thread of its own and waits up to `seconds` for it; returns whether it finished.
+///
+/// A deadlock then fails the test at once instead of hanging it until the suite's time limit.
+func finishes(within seconds: Double = 10, _ body: @escaping @Sendable () -> Void) -> Bool {
+    let done = DispatchSemaphore(value: 0)
+    TestThread.detach {
+        body()
+        done.signal()
+    }
+    return done.wait(timeout: .now() + seconds) == .success
+}
+
+/// A thread of its own, for tests that must not borrow Dispatch's pool (a blocked pool thread can starve it).
+enum TestThread {
+    static func detach(_ body: @escaping @Sendable () -> Void) {
+        DispatchQueue(label: "vigil.tests.thread").async(execute: body)
+    }
+}
+
+/// Counts live instances: each one counts itself while it exists.
+final class LiveCounter: Sendable {
+    private let live = Atomic<Int>(0)
+    var count: Int { live.load(ordering: .acquiring) }
+
+    /// A value that counts itself here while it lives.
+    final class Tracked: Sendable {
+        let counter: LiveCounter
+        let number: Int
+
+        init(_ number: Int, counter: LiveCounter) {
+            self.number = number
+            self.counter = counter
+            counter.live.add(1, ordering: .relaxed)
+        }
+
+        deinit {
+            counter.live.subtract(1, ordering: .relaxed)
+        }
+    }
+}
+
+/// A source that counts its subscriptions and disposals: for checking that operators subscribe when they should
+/// and release their upstream when they end.
+final class ProbedSource<Value: Sendable>: Sendable {
+    let subject = PublishSubject<Value>()
+    private let subscriptions = Atomic<Int>(0)
+    private let disposals = Atomic<Int>(0)
+
+    var subscriptionCount: Int { subscriptions.load(ordering: .acquiring) }
+    var disposalCount: Int { disposals.load(ordering: .acquiring) }
+    /// Subscribed and not yet disposed.
+    var isSubscribed: Bool { subscriptionCount > disposalCount }
+
+    var observable: Observable<Value> {
+        Observable { delivery, onNext, onCompletion in
+            self.subscriptions.add(1, ordering: .relaxed)
+            let inner = self.subject.subscribe(on: delivery, onNext: onNext, onCompletion: onCompletion)
+            return Subscription {
+                self.disposals.add(1, ordering: .relaxed)
+                inner.dispose()
+            }
+        }
+    }
+}
+
+extension Atomic where Value == Int {
+    /// Raises the value to `candidate` if it is larger.
+    func max(_ candidate: Int) {
+        var current = load(ordering: .relaxed)
+        while candidate > current {
+            let (exchanged, found) = compareExchange(expected: current, desired: candidate, ordering: .relaxed)
+            if exchanged { return }
+            current = found
+        }
+    }
 }

@@ -2,7 +2,7 @@ import Dispatch
 import Testing
 import Vigil
 
-@Suite struct TimeOperatorTests {
+@Suite(.timeLimit(.minutes(1))) struct TimeOperatorTests {
     private let queue = DispatchQueue(label: "timer")
 
     @Test(arguments: [true, false])

@@ -31,8 +31,6 @@
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
 
-#include "VigilLock.h"
-#include "VigilMembarrier.h"
 #include "VigilThread.h"
 
 #ifndef TFD_TIMER_CANCEL_ON_SET

@@ -16,7 +16,7 @@ public final class NotificationHub: Sendable {
     /// A hub shared by the whole process.
     public static let shared = NotificationHub()
 
-    private let channels = Mutex<[ObjectIdentifier: any Sendable]>([:])
+    private let channels = FutexMutex<[ObjectIdentifier: any Sendable]>([:])
 
     /// Creates a hub of its own, separate from ``shared``.
     public init() {}

@@ -1,10 +1,13 @@
 import Dispatch
 import Synchronization
 
-/// A queue subscriber's mailbox: values wait here until the subscriber's queue delivers them, in batches.
+/// A queue subscriber's mailbox: values wait here until the subscriber's queue delivers them.
 ///
-/// Publishing appends under a short lock and schedules one drain on the queue if none is scheduled; the drain takes
-/// everything pending at once and delivers it outside the lock, so a burst of values costs one `async`, not one each.
+/// It sits between the last operator and the subscriber's callbacks, so operators see every value and only what
+/// they emit is buffered. Publishing appends under a short lock and schedules one drain on the queue if none is
+/// scheduled. With ``BufferPolicy/unbounded`` the drain takes everything pending at once and delivers it outside the
+/// lock, so a burst costs one `async`; with a bounded policy it takes one value at a time, so the mailbox never
+/// holds more than the policy's bound plus the value being delivered.
 @usableFromInline
 final class Mailbox<Element: Sendable>: Sendable {
     @usableFromInline
@@ -29,13 +32,15 @@ final class Mailbox<Element: Sendable>: Sendable {
 
     @usableFromInline let queue: DispatchQueue
     @usableFromInline let policy: BufferPolicy
-    @usableFromInline let state: Mutex<State>
+    @usableFromInline let state: FutexMutex<State>
     /// Set once the subscriber is disposed; read by the drain before each callback.
     @usableFromInline let isCancelled = Atomic<Bool>(false)
-    /// True while the drain is deciding on or running a callback; a disposer on another thread waits for false.
-    @usableFromInline let isCalling = Atomic<Bool>(false)
-    /// The thread running the drain, so a dispose from inside the callback does not wait for itself.
+    /// The thread running the drain (0 when none), for ``awaitCallbacks()``.
     @usableFromInline let drainingThread = Atomic<UInt>(0)
+    /// Advanced after each callback and at the end of each drain.
+    @usableFromInline let progress = ProgressWord()
+    /// Whether this mailbox relies on `membarrier(2)` (see ``CrossThreadFence``).
+    @usableFromInline let asymmetric = CrossThreadFence.isAsymmetric
 
     @inlinable
     init(
@@ -46,7 +51,7 @@ final class Mailbox<Element: Sendable>: Sendable {
     ) {
         self.queue = queue
         self.policy = policy
-        self.state = Mutex(State(onNext: onNext, onCompletion: onCompletion))
+        self.state = FutexMutex(State(onNext: onNext, onCompletion: onCompletion))
     }
 
     /// Adds a value by the buffer policy and makes sure a drain is scheduled.
@@ -83,24 +88,31 @@ final class Mailbox<Element: Sendable>: Sendable {
         if mustSchedule { schedule() }
     }
 
-    /// Drops pending values and the closures; once it returns, no callback starts, and one that was running on
-    /// another thread has returned.
+    /// Drops pending values and the closures; no callback starts after this returns. Never waits.
     @inlinable
     func cancel() {
         isCancelled.store(true, ordering: .sequentiallyConsistent)
-        let (released, wasScheduled) = state.withLock { state -> (Released, Bool) in
+        let released = state.withLock { state -> Released in
             state.isClosed = true
             state.pending.removeAll()
             let released = Released(onNext: state.onNext, onCompletion: state.onCompletion)
             state.onNext = nil
             state.onCompletion = nil
-            return (released, state.isScheduled)
-        }
-        if wasScheduled && drainingThread.load(ordering: .acquiring) != currentThreadID() {
-            CrossThreadFence.synchronize()
-            CrossThreadFence.wait { !isCalling.load(ordering: .acquiring) }
+            return released
         }
         withExtendedLifetime(released) {}
+    }
+
+    /// Waits until a callback running on another thread has returned; call after ``cancel()``.
+    @inlinable
+    func awaitCallbacks() {
+        let me = currentThreadID()
+        progress.register(asymmetric: asymmetric)
+        defer { progress.unregister() }
+        let draining = drainingThread.load(ordering: .acquiring)
+        guard draining != 0, draining != me else { return }
+        let seen = progress.count
+        _ = progress.sleep(until: { progress.count != seen })
     }
 
     /// The closures a cancel takes out of the lock, so that releasing them (which may run deinit code) happens after.
@@ -126,65 +138,5 @@ final class Mailbox<Element: Sendable>: Sendable {
     @inlinable
     func schedule() {
         queue.async { self.drain() }
-    }
-
-    @inlinable
-    func drain() {
-        drainingThread.store(currentThreadID(), ordering: .releasing)
-        defer { drainingThread.store(0, ordering: .releasing) }
-        var batch: [Element] = []
-        var delivered = 0
-        while true {
-            let step = state.withLock { state -> DrainStep in
-                if state.isClosed {
-                    state.isScheduled = false
-                    return .stop
-                }
-                if !state.pending.isEmpty, let onNext = state.onNext {
-                    if delivered >= Self.drainLimit { return .reschedule }
-                    state.pending.moveAll(into: &batch)
-                    return .values(onNext)
-                }
-                if let completion = state.completion, let onCompletion = state.onCompletion {
-                    state.isClosed = true
-                    state.isScheduled = false
-                    state.onNext = nil
-                    state.onCompletion = nil
-                    return .complete(completion, onCompletion)
-                }
-                state.isScheduled = false
-                return .stop
-            }
-            switch step {
-            case .stop:
-                return
-            case .reschedule:
-                schedule()
-                return
-            case .values(let onNext):
-                for value in batch {
-                    isCalling.store(true, ordering: .releasing)
-                    atomicMemoryFence(ordering: .acquiringAndReleasing)
-                    if isCancelled.load(ordering: .acquiring) { break }
-                    onNext(value)
-                }
-                isCalling.store(false, ordering: .releasing)
-                delivered += batch.count
-            case .complete(let completion, let onCompletion):
-                isCalling.store(true, ordering: .releasing)
-                atomicMemoryFence(ordering: .acquiringAndReleasing)
-                if !isCancelled.load(ordering: .acquiring) { onCompletion(completion) }
-                isCalling.store(false, ordering: .releasing)
-                return
-            }
-        }
-    }
-
-    @usableFromInline
-    enum DrainStep {
-        case stop
-        case reschedule
-        case values(@Sendable (Element) -> Void)
-        case complete(Completion, @Sendable (Completion) -> Void)
     }
 }

@@ -1,7 +1,10 @@
 /// A first-in first-out queue that reuses its storage: appends at the back, pops at the front in O(1).
+///
+/// A popped value is released at once (its slot is cleared), and the storage in front of the head is reclaimed once
+/// it outgrows what is still queued, so a queue that never empties holds only what it still holds.
 @usableFromInline
 struct PendingQueue<Element> {
-    @usableFromInline var items: [Element] = []
+    @usableFromInline var items: ContiguousArray<Element?> = []
     @usableFromInline var head = 0
 
     @inlinable
@@ -22,9 +25,13 @@ struct PendingQueue<Element> {
     mutating func popFirst() -> Element? {
         guard head < items.count else { return nil }
         let item = items[head]
+        items[head] = nil
         head += 1
         if head == items.count {
             items.removeAll(keepingCapacity: true)
+            head = 0
+        } else if head >= 32 && head * 2 >= items.count {
+            items.removeFirst(head)
             head = 0
         }
         return item
@@ -45,7 +52,7 @@ struct PendingQueue<Element> {
 
     /// Moves every item into `batch` (whose old contents are discarded), keeping both storages for reuse.
     @inlinable
-    mutating func moveAll(into batch: inout [Element]) {
+    mutating func moveAll(into batch: inout ContiguousArray<Element?>) {
         batch.removeAll(keepingCapacity: true)
         if head == 0 {
             swap(&items, &batch)

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Holds disposables and disposes all of them at once: on ``dispose()`` or when the bag is released.
 ///
 /// Inserting into a bag that is already disposed disposes the newcomer at once, so nothing leaks.
@@ -9,7 +7,7 @@ public final class DisposeBag: Sendable {
         var isDisposed = false
     }
 
-    private let state = Mutex(State())
+    private let state = FutexMutex(State())
 
     /// Creates an empty bag.
     public init() {}
@@ -33,12 +31,22 @@ public final class DisposeBag: Sendable {
     /// Newest first also makes each removal from a subject's subscriber list O(1), since later subscribers sit at
     /// its end. Safe to call more than once and from any thread.
     public func dispose() {
-        let taken = state.withLock { state -> [any Disposable] in
+        for disposable in takeAll().reversed() { disposable.dispose() }
+    }
+
+    /// Disposes everything like ``dispose()``, then waits for each one's callbacks running on other threads.
+    ///
+    /// See ``Subscription/disposeAndWait()``: from inside a Vigil callback it does not wait.
+    public func disposeAndWait() {
+        for disposable in takeAll().reversed() { disposable.disposeAndWait() }
+    }
+
+    private func takeAll() -> [any Disposable] {
+        state.withLock { state in
             state.isDisposed = true
             defer { state.disposables = [] }
             return state.disposables
         }
-        for disposable in taken.reversed() { disposable.dispose() }
     }
 
     /// Whether ``dispose()`` has been called.

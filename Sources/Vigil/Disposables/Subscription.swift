@@ -3,25 +3,53 @@ import Synchronization
 /// A live subscription to an ``ObservableType``; disposing it stops its callbacks.
 ///
 /// A subscription that nobody holds is disposed when it is released: keep it, or put it in a ``DisposeBag``.
-/// Once ``dispose()`` returns, no new callback of this subscription starts, and one that was running on another
-/// thread has returned (unless `dispose()` is called from inside that very callback); values still queued for it are
-/// dropped, and its closures are released.
+///
+/// ``dispose()`` never waits for user code on another thread. Once it returns, no new callback of this
+/// subscription — value or completion — starts; one that had already started on another thread may still be
+/// running. Values still queued for it are dropped and its closures are released. Each subscription receives a
+/// contiguous run of its source's values, with no gap, ending where `dispose()` took effect.
+///
+/// For teardown that needs a barrier (before closing a descriptor the callback writes to, say), call
+/// ``disposeAndWait()``: it also waits until a callback running on another thread has returned.
 public final class Subscription: Disposable {
-    /// What disposing does; for a subject's subscriber, created where `subscribe` was specialized, so the cancel
+    /// What a subscription can be asked to do.
+    @usableFromInline
+    enum Control: Sendable {
+        /// Stop without waiting.
+        case cancel
+        /// Wait until callbacks that started on other threads have returned (after `cancel`).
+        case awaitCallbacks
+    }
+
+    /// Carries out a control; for a subject's subscriber, created where `subscribe` was specialized, so the cancel
     /// path runs specialized code too.
-    @usableFromInline let cancel: @Sendable () -> Void
+    @usableFromInline let control: @Sendable (Control) -> Void
     @usableFromInline let disposed = Atomic<Bool>(false)
 
     @inlinable
-    init(cancel: @escaping @Sendable () -> Void) {
-        self.cancel = cancel
+    init(control: @escaping @Sendable (Control) -> Void) {
+        self.control = control
     }
 
     /// Creates a subscription that runs `onDispose` once, when it is disposed or released.
     ///
     /// For custom ``Observable``s: return one that stops whatever feeds the observer.
     public convenience init(onDispose: @escaping @Sendable () -> Void) {
-        self.init(cancel: onDispose)
+        self.init { control in
+            if case .cancel = control { onDispose() }
+        }
+    }
+
+    /// Creates a subscription that disposes all of `disposables`, in order, when it is disposed or released.
+    ///
+    /// Its ``disposeAndWait()`` waits for each of them in turn.
+    public convenience init(disposing disposables: [any Disposable]) {
+        self.init { control in
+            switch control {
+            case .cancel: for disposable in disposables { disposable.dispose() }
+            case .awaitCallbacks: for disposable in disposables { disposable.disposeAndWait() }
+            }
+        }
     }
 
     /// A subscription that was never connected to anything, already disposed.
@@ -35,9 +63,22 @@ public final class Subscription: Disposable {
         dispose()
     }
 
+    /// Stops the subscription without waiting; see the type's discussion for exactly what holds afterwards.
     public func dispose() {
         guard !disposed.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        cancel()
+        control(.cancel)
+    }
+
+    /// Disposes, then waits until a callback of this subscription running on another thread has returned.
+    ///
+    /// After it returns, no callback of this subscription is running anywhere, except on this thread. Called from
+    /// inside any Vigil callback it does not wait (it behaves like ``dispose()``), so callbacks that dispose each
+    /// other cannot deadlock. The one way left to deadlock: calling it while holding something (a lock, a serial
+    /// queue) that the running callback needs.
+    public func disposeAndWait() {
+        dispose()
+        guard !CallbackDepth.isInsideCallback else { return }
+        control(.awaitCallbacks)
     }
 
     public var isDisposed: Bool {

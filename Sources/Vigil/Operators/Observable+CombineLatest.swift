@@ -2,38 +2,42 @@ extension Observable {
     /// Delivers a pair of the latest values of `first` and `second` each time either delivers, once both have.
     ///
     /// Finishes when both have finished (or when one finishes before it ever delivered, since no pair can follow);
-    /// fails on the first failure. Values from different threads are serialized: callbacks never overlap.
+    /// fails on the first failure; either way it disposes both sources at once. Values from different threads are serialized: callbacks never overlap.
     public static func combineLatest<First: Sendable, Second: Sendable>(
         _ first: some ObservableType<First>,
         _ second: some ObservableType<Second>
     ) -> Observable<Element> where Element == (First, Second) {
-        Observable { delivery, onNext, onCompletion in
+        Observable.lifting { target in
+            // The relay serializes both sides; the pairing runs inside its delivery, so pairs come out in arrival
+            // order and the state needs no lock.
             let relay = PublishSubject<CombineEvent<First, Second>>()
-            let latest = LockedValue(CombineState<First, Second>())
-            // The pairing runs inside the relay's serialized delivery, so pairs come out in arrival order.
-            let downstream = relay.subscribe(
-                on: delivery,
-                onNext: { event in
-                    let output = latest.withLock { $0.apply(event) }
-                    switch output {
-                    case .none: break
-                    case .pair(let pair): onNext(pair)
-                    case .finished: relay.complete()  // queued behind this value; reaches onCompletion once
+            let latest = SerialBox(CombineState<First, Second>())
+            let upstreams = UpstreamSet()
+            upstreams.add(
+                relay.subscribe { event in
+                    switch latest.withValue({ $0.apply(event) }) {
+                    case .none:
+                        break
+                    case .pair(let pair):
+                        target.onNext(pair)
+                    case .ended(let completion):
+                        target.onCompletion(completion)
+                        upstreams.dispose()
                     }
-                },
-                onCompletion: onCompletion
-            )
-            let firstSubscription = first.subscribe(
-                on: .immediate,
-                onNext: { relay.publish(.first($0)) },
-                onCompletion: { Self.forward($0, as: .firstFinished, to: relay) }
-            )
-            let secondSubscription = second.subscribe(
-                on: .immediate,
-                onNext: { relay.publish(.second($0)) },
-                onCompletion: { Self.forward($0, as: .secondFinished, to: relay) }
-            )
-            return Subscription(disposing: [downstream, firstSubscription, secondSubscription])
+                })
+            upstreams.add(
+                first.subscribe(
+                    on: .immediate,
+                    onNext: { relay.publish(.first($0)) },
+                    onCompletion: { relay.publish(.firstEnded($0)) }
+                ))
+            upstreams.add(
+                second.subscribe(
+                    on: .immediate,
+                    onNext: { relay.publish(.second($0)) },
+                    onCompletion: { relay.publish(.secondEnded($0)) }
+                ))
+            return [upstreams]
         }
     }
 
@@ -50,25 +54,14 @@ extension Observable {
         )
         .map { pair, third in (pair.0, pair.1, third) }
     }
-
-    private static func forward<First, Second>(
-        _ completion: Completion,
-        as finished: CombineEvent<First, Second>,
-        to relay: PublishSubject<CombineEvent<First, Second>>
-    ) {
-        switch completion {
-        case .finished: relay.publish(finished)
-        case .failed(let error): relay.fail(error)
-        }
-    }
 }
 
 /// What reaches combineLatest's serializing relay from either side.
 enum CombineEvent<First: Sendable, Second: Sendable>: Sendable {
     case first(First)
     case second(Second)
-    case firstFinished
-    case secondFinished
+    case firstEnded(Completion)
+    case secondEnded(Completion)
 }
 
 /// combineLatest's per-subscription state: the latest value and whether it finished, per side.
@@ -76,7 +69,7 @@ struct CombineState<First: Sendable, Second: Sendable>: Sendable {
     enum Output {
         case none
         case pair((First, Second))
-        case finished
+        case ended(Completion)
     }
 
     private var first: First?
@@ -90,20 +83,23 @@ struct CombineState<First: Sendable, Second: Sendable>: Sendable {
         switch event {
         case .first(let value): first = value
         case .second(let value): second = value
-        case .firstFinished: firstFinished = true
-        case .secondFinished: secondFinished = true
+        case .firstEnded(.failed(let error)), .secondEnded(.failed(let error)):
+            isDone = true
+            return .ended(.failed(error))
+        case .firstEnded(.finished): firstFinished = true
+        case .secondEnded(.finished): secondFinished = true
         }
         let bothFinished = firstFinished && secondFinished
         let starved = (firstFinished && first == nil) || (secondFinished && second == nil)
         if bothFinished || starved {
             isDone = true
-            return .finished
+            return .ended(.finished)
         }
         switch event {
         case .first, .second:
             guard let first, let second else { return .none }
             return .pair((first, second))
-        case .firstFinished, .secondFinished:
+        case .firstEnded, .secondEnded:
             return .none
         }
     }

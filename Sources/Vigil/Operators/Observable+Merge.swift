@@ -1,36 +1,40 @@
 extension Observable {
     /// Delivers the values of all `sources` as they come; finishes when all have finished, fails on the first
-    /// failure.
+    /// failure, and disposes every source the moment it ends.
     ///
     /// Values from sources that publish on different threads are serialized: callbacks never overlap.
     public static func merge(_ sources: [Observable<Element>]) -> Observable<Element> {
-        Observable { delivery, onNext, onCompletion in
-            let relay = PublishSubject<Element>()
-            let downstream = relay.subscribe(on: delivery, onNext: onNext, onCompletion: onCompletion)
+        Observable.lifting { target in
             guard !sources.isEmpty else {
-                relay.complete()
-                return downstream
+                target.onCompletion(.finished)
+                return []
             }
-            let running = LockedValue(sources.count)
-            let upstreams = sources.map { source in
-                source.subscribe(
-                    on: .immediate,
-                    onNext: { relay.publish($0) },
-                    onCompletion: { completion in
-                        switch completion {
-                        case .failed(let error):
-                            relay.fail(error)
-                        case .finished:
-                            let left = running.withLock { running -> Int in
-                                running -= 1
-                                return running
-                            }
-                            if left == 0 { relay.complete() }
+            // The relay serializes the sources; the merging runs inside its delivery, so no lock is needed.
+            let relay = PublishSubject<SourceEvent<Element>>()
+            let running = SerialBox(sources.count)
+            let upstreams = UpstreamSet()
+            upstreams.add(
+                relay.subscribe { event in
+                    switch event {
+                    case .value(let value):
+                        target.onNext(value)
+                    case .finished:
+                        let left = running.withValue { running -> Int in
+                            running -= 1
+                            return running
                         }
+                        guard left == 0 else { return }
+                        target.onCompletion(.finished)
+                        upstreams.dispose()
+                    case .failed(let error):
+                        target.onCompletion(.failed(error))
+                        upstreams.dispose()
                     }
-                )
+                })
+            for source in sources {
+                upstreams.add(relay.feed(from: source, as: { $0 }))
             }
-            return Subscription(disposing: [downstream] + upstreams)
+            return [upstreams]
         }
     }
 
@@ -44,5 +48,32 @@ extension ObservableType {
     /// Delivers the values of this stream and of `others` as they come; finishes when all have finished.
     public func merge(_ others: any ObservableType<Element>...) -> Observable<Element> {
         Observable.merge([asObservable()] + others.map { $0.asObservable() })
+    }
+}
+
+/// What reaches an operator's serializing relay from one of its sources.
+enum SourceEvent<Value: Sendable>: Sendable {
+    case value(Value)
+    case finished
+    case failed(any Error)
+}
+
+extension PublishSubject {
+    /// Subscribes to `source` immediately and publishes its values (wrapped by `wrap`) and its end into this relay.
+    ///
+    /// The relay never completes itself: the operator decides, inside the relay's serialized delivery, when it ends.
+    func feed<Value: Sendable, Source: ObservableType>(
+        from source: Source, as wrap: @escaping @Sendable (Source.Element) -> Value
+    ) -> Subscription where Element == SourceEvent<Value> {
+        source.subscribe(
+            on: .immediate,
+            onNext: { self.publish(.value(wrap($0))) },
+            onCompletion: { completion in
+                switch completion {
+                case .finished: self.publish(.finished)
+                case .failed(let error): self.publish(.failed(error))
+                }
+            }
+        )
     }
 }

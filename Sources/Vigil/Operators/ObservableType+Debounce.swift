@@ -6,28 +6,29 @@ extension ObservableType {
     /// On finish, a value still waiting is delivered before the completion; a failure is delivered at once and
     /// drops it. Values pass through `queue` (serially), then reach the subscriber as its delivery says.
     public func debounce(_ interval: Duration, on queue: DispatchQueue) -> Observable<Element> {
-        Observable { delivery, onNext, onCompletion in
+        Observable.lifting { target in
             let serial = DispatchQueue(label: "vigil.debounce", target: queue)
             let relay = PublishSubject<Element>()
-            let downstream = relay.subscribe(on: delivery, onNext: onNext, onCompletion: onCompletion)
-            let waiting = LockedValue(DebounceState<Element>())
+            let downstream = relay.subscribe(
+                on: .immediate, onNext: target.onNext, onCompletion: target.onCompletion)
+            let waiting = SerialBox(DebounceState<Element>())
             let upstream = self.subscribe(
                 on: .queue(serial),
                 onNext: { value in
-                    let generation = waiting.withLock { $0.hold(value) }
+                    let generation = waiting.withValue { $0.hold(value) }
                     serial.asyncAfter(deadline: .now() + interval.dispatchInterval) {
-                        if let due = waiting.withLock({ $0.take(ifGeneration: generation) }) {
+                        if let due = waiting.withValue({ $0.take(ifGeneration: generation) }) {
                             relay.publish(due)
                         }
                     }
                 },
                 onCompletion: { completion in
-                    let due = waiting.withLock { $0.takeAny() }
+                    let due = waiting.withValue { $0.takeAny() }
                     if case .finished = completion, let due { relay.publish(due) }
                     relay.terminate(with: completion)
                 }
             )
-            return Subscription(disposing: [downstream, upstream])
+            return [downstream, upstream]
         }
     }
 }

@@ -1,11 +1,15 @@
 extension ObservableType {
     /// Transforms each value with `transform`.
     ///
-    /// `transform` runs where the subscriber's callbacks run (see ``Delivery``), never under a lock.
+    /// `transform` runs on the publishing thread, before the subscriber's delivery (see ``Delivery``), never under a
+    /// lock.
     @inlinable
     public func map<Result: Sendable>(_ transform: @escaping @Sendable (Element) -> Result) -> Observable<Result> {
-        Observable { delivery, onNext, onCompletion in
-            self.subscribe(on: delivery, onNext: { onNext(transform($0)) }, onCompletion: onCompletion)
+        Observable.lifting { target in
+            [
+                self.subscribe(
+                    on: .immediate, onNext: { target.onNext(transform($0)) }, onCompletion: target.onCompletion)
+            ]
         }
     }
 
@@ -14,28 +18,32 @@ extension ObservableType {
     public func compactMap<Result: Sendable>(
         _ transform: @escaping @Sendable (Element) -> Result?
     ) -> Observable<Result> {
-        Observable { delivery, onNext, onCompletion in
-            self.subscribe(
-                on: delivery,
-                onNext: { value in
-                    if let result = transform(value) { onNext(result) }
-                },
-                onCompletion: onCompletion
-            )
+        Observable.lifting { target in
+            [
+                self.subscribe(
+                    on: .immediate,
+                    onNext: { value in
+                        if let result = transform(value) { target.onNext(result) }
+                    },
+                    onCompletion: target.onCompletion
+                )
+            ]
         }
     }
 
     /// Delivers only the values for which `isIncluded` returns true.
     @inlinable
     public func filter(_ isIncluded: @escaping @Sendable (Element) -> Bool) -> Observable<Element> {
-        Observable { delivery, onNext, onCompletion in
-            self.subscribe(
-                on: delivery,
-                onNext: { value in
-                    if isIncluded(value) { onNext(value) }
-                },
-                onCompletion: onCompletion
-            )
+        Observable.lifting { target in
+            [
+                self.subscribe(
+                    on: .immediate,
+                    onNext: { value in
+                        if isIncluded(value) { target.onNext(value) }
+                    },
+                    onCompletion: target.onCompletion
+                )
+            ]
         }
     }
 }

@@ -4,20 +4,22 @@ extension ObservableType where Element: Equatable {
     /// Each subscription compares against its own last value.
     @inlinable
     public func removeDuplicates() -> Observable<Element> {
-        Observable { delivery, onNext, onCompletion in
-            let last = LockedValue<Element?>(nil)
-            return self.subscribe(
-                on: delivery,
-                onNext: { value in
-                    let isNew = last.withLock { last -> Bool in
-                        guard last != value else { return false }
-                        last = value
-                        return true
-                    }
-                    if isNew { onNext(value) }
-                },
-                onCompletion: onCompletion
-            )
+        Observable.lifting { target in
+            let last = SerialBox<Element?>(nil)
+            return [
+                self.subscribe(
+                    on: .immediate,
+                    onNext: { value in
+                        let isNew = last.withValue { last -> Bool in
+                            guard last != value else { return false }
+                            last = value
+                            return true
+                        }
+                        if isNew { target.onNext(value) }
+                    },
+                    onCompletion: target.onCompletion
+                )
+            ]
         }
     }
 }

@@ -7,18 +7,21 @@ extension ObservableType {
         _ initial: Result,
         _ next: @escaping @Sendable (Result, Element) -> Result
     ) -> Observable<Result> {
-        Observable { delivery, onNext, onCompletion in
-            let accumulator = LockedValue(initial)
-            return self.subscribe(
-                on: delivery,
-                onNext: { value in
-                    // Callbacks of one subscription never overlap, so reading then writing is not a race.
-                    let result = next(accumulator.withLock { $0 }, value)
-                    accumulator.withLock { $0 = result }
-                    onNext(result)
-                },
-                onCompletion: onCompletion
-            )
+        Observable.lifting { target in
+            let accumulator = SerialBox(initial)
+            return [
+                self.subscribe(
+                    on: .immediate,
+                    onNext: { value in
+                        let result = accumulator.withValue { accumulator -> Result in
+                            accumulator = next(accumulator, value)
+                            return accumulator
+                        }
+                        target.onNext(result)
+                    },
+                    onCompletion: target.onCompletion
+                )
+            ]
         }
     }
 }

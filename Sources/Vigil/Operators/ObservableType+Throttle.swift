@@ -8,13 +8,14 @@ extension ObservableType {
     /// closes, opening the next. On finish, a held value is delivered before the completion; a failure is delivered
     /// at once. Values pass through `queue` (serially), then reach the subscriber as its delivery says.
     public func throttle(_ interval: Duration, on queue: DispatchQueue, latest: Bool) -> Observable<Element> {
-        Observable { delivery, onNext, onCompletion in
+        Observable.lifting { target in
             let serial = DispatchQueue(label: "vigil.throttle", target: queue)
             let relay = PublishSubject<Element>()
-            let downstream = relay.subscribe(on: delivery, onNext: onNext, onCompletion: onCompletion)
-            let window = LockedValue(ThrottleWindow<Element>())
+            let downstream = relay.subscribe(
+                on: .immediate, onNext: target.onNext, onCompletion: target.onCompletion)
+            let window = SerialBox(ThrottleWindow<Element>())
             @Sendable func closeWindow() {
-                let held = window.withLock { $0.close() }
+                let held = window.withValue { $0.close() }
                 guard let held else { return }
                 relay.publish(held)
                 serial.asyncAfter(deadline: .now() + interval.dispatchInterval, execute: closeWindow)
@@ -22,19 +23,19 @@ extension ObservableType {
             let upstream = self.subscribe(
                 on: .queue(serial),
                 onNext: { value in
-                    let opens = window.withLock { $0.receive(value, keepLatest: latest) }
+                    let opens = window.withValue { $0.receive(value, keepLatest: latest) }
                     guard opens else { return }
                     relay.publish(value)
                     serial.asyncAfter(deadline: .now() + interval.dispatchInterval, execute: closeWindow)
                 },
                 onCompletion: { completion in
-                    if case .finished = completion, let held = window.withLock({ $0.flush() }) {
+                    if case .finished = completion, let held = window.withValue({ $0.flush() }) {
                         relay.publish(held)
                     }
                     relay.terminate(with: completion)
                 }
             )
-            return Subscription(disposing: [downstream, upstream])
+            return [downstream, upstream]
         }
     }
 }

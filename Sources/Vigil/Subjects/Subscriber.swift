@@ -2,12 +2,12 @@ import Synchronization
 
 /// One subscription's end inside a subject: its disposed flag, and its mailbox when it is delivered on a queue.
 ///
-/// Its closures live in the subject's subscriber list (see ``SubjectEngine/Entry``), so removing it from the list
+/// Its closures live in the subject's subscriber list (see ``SubjectEntry``), so removing it from the list
 /// releases them. It holds the subject's engine weakly, so a subscription never keeps its subject alive.
 @usableFromInline
 final class Subscriber<Element: Sendable>: Sendable {
-    /// Bit 0: disposed (set once, read by delivery loops). The other bits: this subscriber's index in the subject's
-    /// list, written under the subject's lock, so dispose finds its entry in O(1).
+    /// Bit 0: disposed (set once, under the subject's lock, read by delivery loops). The other bits: this
+    /// subscriber's index in the subject's list, written under the subject's lock, so dispose finds it in O(1).
     @usableFromInline let status = Atomic<UInt>(UInt.max << 1)
     /// The mailbox, for queue delivery; nil for immediate delivery.
     @usableFromInline let mailbox: Mailbox<Element>?
@@ -22,6 +22,12 @@ final class Subscriber<Element: Sendable>: Sendable {
     /// Whether the subscription was disposed.
     @inlinable
     var isDisposed: Bool { status.load(ordering: .acquiring) & 1 != 0 }
+
+    /// Sets the disposed flag; returns whether it was set by this call.
+    @inlinable
+    func markDisposed() -> Bool {
+        status.bitwiseOr(1, ordering: .sequentiallyConsistent).oldValue & 1 == 0
+    }
 
     /// Where this subscriber's entry sits in the subject's list; written and read under the subject's lock.
     @inlinable
@@ -39,15 +45,33 @@ final class Subscriber<Element: Sendable>: Sendable {
         }
     }
 
-    /// Identifies this subscriber in the engine's "callback in progress" mark.
-    @inlinable
-    var identity: UInt { UInt(bitPattern: ObjectIdentifier(self)) }
-
-    /// Stops the subscription: no callback starts after this returns, pending values are dropped, closures released.
+    /// Stops the subscription without waiting: no callback starts after this returns, pending values are dropped,
+    /// and the closures are released.
     @inlinable
     func cancel() {
-        guard status.bitwiseOr(1, ordering: .sequentiallyConsistent).oldValue & 1 == 0 else { return }
         mailbox?.cancel()
-        engine?.detach(self)
+        if let engine {
+            engine.detach(self)
+        } else {
+            _ = markDisposed()
+        }
+    }
+
+    /// Waits until a callback of this subscription running on another thread has returned; after ``cancel()``.
+    @inlinable
+    func awaitCallbacks() {
+        engine?.awaitCallbacks()
+        mailbox?.awaitCallbacks()
+    }
+
+    /// The subscription handed to the subscriber, specialized here.
+    @inlinable
+    func makeSubscription() -> Subscription {
+        Subscription { [self] control in
+            switch control {
+            case .cancel: cancel()
+            case .awaitCallbacks: awaitCallbacks()
+            }
+        }
     }
 }

@@ -1,4 +1,4 @@
 import Vigil
 
-/// The package's lock (see `Vigil.Mutex`: ThreadSanitizer-visible in debug builds); shadows `Synchronization.Mutex`.
-typealias Mutex<Value> = Vigil.Mutex<Value>
+/// The package's lock (see `Vigil.FutexMutex`: ThreadSanitizer-visible in debug builds); shadows `Synchronization.Mutex`.
+typealias Mutex<Value> = Vigil.FutexMutex<Value>

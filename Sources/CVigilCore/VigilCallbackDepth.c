@@ -1,0 +1,3 @@
+#include "VigilCallbackDepth.h"
+
+__thread unsigned vigil_callback_depth_storage = 0;

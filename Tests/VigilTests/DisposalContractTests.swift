@@ -1,0 +1,241 @@
+import Dispatch
+import Synchronization
+import Testing
+import Vigil
+
+/// The disposal contract: `dispose()` never waits for user code on another thread; `disposeAndWait()` waits for a
+/// callback already running elsewhere, except from inside a callback; every subscription sees a contiguous run.
+@Suite(.timeLimit(.minutes(1))) struct DisposalContractTests {
+    @Test(arguments: [false, true])
+    func callbacksThatDisposeEachOtherOnTwoThreadsDoNotDeadlock(waiting: Bool) {
+        let finished = finishes {
+            let first = PublishSubject<Int>()
+            let second = PublishSubject<Int>()
+            let held = TestLock<[Subscription]>([])
+            let firstInside = DispatchSemaphore(value: 0)
+            let secondInside = DispatchSemaphore(value: 0)
+            @Sendable func stop(_ index: Int) {
+                let subscription = held.withLock { $0[index] }
+                if waiting { subscription.disposeAndWait() } else { subscription.dispose() }
+            }
+            let a = first.subscribe { _ in
+                firstInside.signal()
+                _ = secondInside.wait(timeout: .now() + 2)
+                stop(1)
+            }
+            let b = second.subscribe { _ in
+                secondInside.signal()
+                _ = firstInside.wait(timeout: .now() + 2)
+                stop(0)
+            }
+            held.withLock { $0 = [a, b] }
+            let group = DispatchGroup()
+            DispatchQueue(label: "first").async(group: group) { first.publish(1) }
+            DispatchQueue(label: "second").async(group: group) { second.publish(1) }
+            group.wait()
+            #expect(a.isDisposed && b.isDisposed)
+        }
+        #expect(finished)
+    }
+
+    @Test func disposeWhileHoldingALockTheRunningCallbackNeedsReturns() {
+        let finished = finishes {
+            let subject = PublishSubject<Int>()
+            let lock = TestLock(0)
+            let entered = DispatchSemaphore(value: 0)
+            let subscription = subject.subscribe { _ in
+                entered.signal()
+                lock.withLock { $0 += 1 }
+            }
+            let publisher = DispatchQueue(label: "publisher")
+            lock.withLock { _ in
+                publisher.async { subject.publish(1) }
+                entered.wait()
+                subscription.dispose()
+            }
+            publisher.sync {}
+            #expect(lock.withLock { $0 } == 1)
+        }
+        #expect(finished)
+    }
+
+    @Test(arguments: [false, true])
+    func disposeAndWaitWaitsForTheCallbackRunningElsewhere(onQueue: Bool) {
+        let subject = PublishSubject<Int>()
+        let started = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let callbackReturned = Atomic<Bool>(false)
+        let disposeReturned = Atomic<Bool>(false)
+        let sawCallbackReturned = Atomic<Bool>(false)
+        let consumer = DispatchQueue(label: "consumer")
+        let subscription = subject.subscribe(on: onQueue ? .queue(consumer) : .immediate) { _ in
+            started.signal()
+            release.wait()
+            callbackReturned.store(true, ordering: .releasing)
+        }
+        DispatchQueue(label: "publisher").async { subject.publish(1) }
+        started.wait()
+        TestThread.detach {
+            subscription.disposeAndWait()
+            sawCallbackReturned.store(callbackReturned.load(ordering: .acquiring), ordering: .relaxed)
+            disposeReturned.store(true, ordering: .releasing)
+        }
+        usleepMilliseconds(50)
+        let disposeReturnedNow = disposeReturned.load(ordering: .acquiring)
+        #expect(!disposeReturnedNow)
+        release.signal()
+        #expect(eventually { disposeReturned.load(ordering: .acquiring) })
+        let sawCallbackReturnedNow = sawCallbackReturned.load(ordering: .relaxed)
+        #expect(sawCallbackReturnedNow)
+    }
+
+    @Test func aCompletionOnAQueueFollowsTheSameRulesAsValues() {
+        let subject = PublishSubject<Int>()
+        let consumer = DispatchQueue(label: "consumer")
+        // Not started after dispose() returned, though already queued.
+        let completions = Atomic<Int>(0)
+        let unblock = block(consumer)
+        let early = subject.subscribe(
+            on: .queue(consumer), onNext: { _ in }, onCompletion: { _ in completions.add(1, ordering: .relaxed) })
+        let other = PublishSubject<Int>()
+        let started = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let callbackReturned = Atomic<Bool>(false)
+        let waiting = other.subscribe(
+            on: .queue(consumer), onNext: { _ in },
+            onCompletion: { _ in
+                started.signal()
+                release.wait()
+                callbackReturned.store(true, ordering: .releasing)
+            })
+        subject.complete()
+        early.dispose()
+        other.complete()
+        unblock()
+        // Waited for while it runs.
+        started.wait()
+        let disposeReturned = Atomic<Bool>(false)
+        TestThread.detach {
+            waiting.disposeAndWait()
+            disposeReturned.store(true, ordering: .releasing)
+        }
+        usleepMilliseconds(50)
+        let disposeReturnedNow = disposeReturned.load(ordering: .acquiring)
+        #expect(!disposeReturnedNow)
+        release.signal()
+        #expect(eventually { disposeReturned.load(ordering: .acquiring) })
+        let callbackReturnedNow = callbackReturned.load(ordering: .acquiring)
+        #expect(callbackReturnedNow)
+        consumer.sync {}
+        #expect(completions.load(ordering: .relaxed) == 0)
+    }
+
+    @Test func theFinishedOfAReleasedSubjectIsWaitedFor() {
+        let started = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let callbackReturned = Atomic<Bool>(false)
+        let holder = TestLock<PublishSubject<Int>?>(PublishSubject<Int>())
+        let subscription = holder.withLock { $0! }.subscribe(
+            onNext: { _ in },
+            onCompletion: { _ in
+                started.signal()
+                release.wait()
+                callbackReturned.store(true, ordering: .releasing)
+            })
+        TestThread.detach {
+            let subject = holder.withLock { $0.take() }
+            withExtendedLifetime(subject) {}
+        }
+        started.wait()
+        let disposeReturned = Atomic<Bool>(false)
+        TestThread.detach {
+            subscription.disposeAndWait()
+            disposeReturned.store(true, ordering: .releasing)
+        }
+        usleepMilliseconds(50)
+        let disposeReturnedNow = disposeReturned.load(ordering: .acquiring)
+        #expect(!disposeReturnedNow)
+        release.signal()
+        #expect(eventually { disposeReturned.load(ordering: .acquiring) })
+        let callbackReturnedNow = callbackReturned.load(ordering: .acquiring)
+        #expect(callbackReturnedNow)
+    }
+
+    @Test func eachSubscriptionReceivesAContiguousRunOfValues() {
+        #expect(contiguousRunsSurviveRacingDisposals() == 0)
+    }
+}
+
+/// The disposal guarantees again, with `membarrier(2)` treated as unavailable (a full fence on both sides).
+@Suite(.serialized, .timeLimit(.minutes(1))) struct DisposalWithoutMembarrierTests {
+    @Test func disposeAndWaitAndTheCleanCutHoldWithTheFallbackFence() {
+        CrossThreadFence.forcesFallback.store(true, ordering: .relaxed)
+        defer { CrossThreadFence.forcesFallback.store(false, ordering: .relaxed) }
+        #expect(contiguousRunsSurviveRacingDisposals() == 0)
+        let subject = PublishSubject<Int>()
+        let running = Atomic<Bool>(true)
+        let publisher = DispatchQueue(label: "publisher")
+        publisher.async {
+            var value = 0
+            while running.load(ordering: .relaxed) {
+                subject.publish(value)
+                value += 1
+            }
+        }
+        var late = 0
+        for _ in 0..<200 {
+            let disposed = Atomic<Bool>(false)
+            let lateCalls = Atomic<Int>(0)
+            let calls = Atomic<Int>(0)
+            let subscription = subject.subscribe { _ in
+                calls.add(1, ordering: .relaxed)
+                if disposed.load(ordering: .acquiring) { lateCalls.add(1, ordering: .relaxed) }
+            }
+            _ = eventually(timeout: 1) { calls.load(ordering: .relaxed) > 0 }
+            subscription.disposeAndWait()
+            disposed.store(true, ordering: .releasing)
+            usleepMilliseconds(1)
+            late += lateCalls.load(ordering: .relaxed)
+        }
+        running.store(false, ordering: .relaxed)
+        publisher.sync {}
+        #expect(late == 0)
+    }
+}
+
+/// Publishes 0, 1, 2, … on one thread while this thread subscribes and disposes subscribers (and a noise thread
+/// churns others, so disposals race with deliveries); returns how many subscribers saw a gap.
+func contiguousRunsSurviveRacingDisposals() -> Int {
+    let subject = PublishSubject<Int>()
+    let running = Atomic<Bool>(true)
+    let publisher = DispatchQueue(label: "publisher")
+    publisher.async {
+        var value = 0
+        while running.load(ordering: .relaxed) {
+            subject.publish(value)
+            value += 1
+        }
+    }
+    let noise = DispatchQueue(label: "noise")
+    noise.async {
+        while running.load(ordering: .relaxed) {
+            let subscriptions = (0..<4).map { _ in subject.subscribe { _ in } }
+            subscriptions.reversed().forEach { $0.dispose() }
+        }
+    }
+    var recorders: [Recorder<Int>] = []
+    for round in 0..<300 {
+        let recorder = Recorder<Int>()
+        let subscription = recorder.subscribe(to: subject)
+        if round % 3 == 0 { usleepMilliseconds(1) }
+        subscription.dispose()
+        recorders.append(recorder)
+    }
+    running.store(false, ordering: .relaxed)
+    publisher.sync {}
+    noise.sync {}
+    return recorders.filter { recorder in
+        let values = recorder.values
+        return zip(values, values.dropFirst()).contains { $1 != $0 + 1 }
+    }.count
+}

@@ -1,0 +1,100 @@
+import Dispatch
+import Glibc
+import Synchronization
+import Testing
+import Vigil
+
+/// A publisher inside any delivery never waits; one outside waits for its queued value, bounded and asleep.
+@Suite(.timeLimit(.minutes(1))) struct PublisherWaitTests {
+    @Test func subjectsFeedingEachOtherFromTwoThreadsDoNotStall() {
+        // Each hop is a publish from inside the other subject's callback. A publisher that waited for the other
+        // thread's delivery here stalled every hop for its bounded wait (about 500 hops a second); 20,000 hops
+        // took 40 s. The bound below is a stall detector with a hundredfold margin, not a speed check.
+        let finished = finishes(within: 10) {
+            let ping = PublishSubject<Int>()
+            let pong = PublishSubject<Int>()
+            let hops = Atomic<Int>(0)
+            let bag = DisposeBag()
+            ping.subscribe { value in
+                hops.add(1, ordering: .relaxed)
+                if value > 0 { pong.publish(value - 1) }
+            }.disposed(by: bag)
+            pong.subscribe { value in
+                hops.add(1, ordering: .relaxed)
+                if value > 0 { ping.publish(value - 1) }
+            }.disposed(by: bag)
+            concurrently(2) { thread in
+                for _ in 0..<10 {
+                    if thread == 0 { ping.publish(1_000) } else { pong.publish(1_000) }
+                }
+            }
+            #expect(hops.load(ordering: .relaxed) == 2 * 10 * 1_001)
+        }
+        #expect(finished)
+    }
+
+    @Test func aWaitingPublisherSleepsInsteadOfPolling() {
+        // The deliverer is stuck in a callback for the whole test; every publish from another thread queues its
+        // value and waits (bounded) for it. That wait must sleep: nearly no CPU for the waiting thread.
+        let subject = PublishSubject<Int>()
+        let stuck = DispatchSemaphore(value: 0)
+        let inside = DispatchSemaphore(value: 0)
+        let subscription = subject.subscribe { value in
+            if value == 0 {
+                inside.signal()
+                stuck.wait()
+            }
+        }
+        DispatchQueue(label: "deliverer").async { subject.publish(0) }
+        inside.wait()
+        let cpu = TestLock<Double>(0)
+        let wall = TestLock<Double>(0)
+        let done = DispatchSemaphore(value: 0)
+        TestThread.detach {
+            let startCPU = threadCPUSeconds()
+            let startWall = ContinuousClock.now
+            for value in 1...20 { subject.publish(value) }
+            cpu.withLock { $0 = threadCPUSeconds() - startCPU }
+            let elapsed = ContinuousClock.now - startWall
+            wall.withLock { $0 = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18 }
+            done.signal()
+        }
+        done.wait()
+        stuck.signal()
+        subscription.dispose()
+        // Each of the 20 publishes waited out its bound, asleep: a few ms of wall time, almost no CPU.
+        #expect(wall.withLock { $0 } > 0.02)
+        #expect(cpu.withLock { $0 } < 0.01)
+    }
+
+    @Test func aPublisherThatNeverPausesCannotTrapAnotherThreadDelivering() {
+        let subject = PublishSubject<Int>()
+        let running = Atomic<Bool>(true)
+        let publisher = DispatchQueue(label: "tireless publisher")
+        publisher.async {
+            var value = 0
+            while running.load(ordering: .relaxed) {
+                subject.publish(value)
+                value += 1
+            }
+        }
+        // Each subscribe may have to deliver the publisher's queued values; it must still return promptly.
+        let received = Atomic<Int>(0)
+        let finished = finishes {
+            for _ in 0..<50 {
+                let subscription = subject.subscribe { _ in received.add(1, ordering: .relaxed) }
+                subscription.dispose()
+            }
+        }
+        running.store(false, ordering: .relaxed)
+        publisher.sync {}
+        #expect(finished)
+    }
+}
+
+/// The calling thread's CPU time in seconds.
+func threadCPUSeconds() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+}
