@@ -75,7 +75,7 @@ private func contendedRound(threads: Int, perThread: Int, subscribers: Int) -> (
     let checkers = (0..<subscribers).map { _ in OrderChecker() }
     let subscriptions = checkers.map { checker in subject.subscribe { checker.receive($0) } }
     let start = now()
-    DispatchQueue.concurrentPerform(iterations: threads) { thread in
+    onThreads(threads) { thread in
         for sequence in 0..<perThread { subject.publish(thread << 32 | sequence) }
     }
     let elapsed = now() - start

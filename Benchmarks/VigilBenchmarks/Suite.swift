@@ -18,6 +18,9 @@ func runSuite(_ options: Options) async {
     runChurn(options, report)
     runOperatorsChain(options, report)
     runMemory(options, report)
+    runPingPong(options, report)
+    runPublishLatency(options, report)
+    runLockContended(options, report)
     if let path = options.jsonPath {
         let command = "swift run -c release VigilBenchmarks " + CommandLine.arguments.dropFirst().joined(separator: " ")
         guard writeFile(path, report.json(machine: machine, command: command)) else {
