@@ -14,12 +14,14 @@ func runPingPong(_ options: Options, _ report: Report) {
     let values = options.quick ? 20 : 1000
     let hops = options.quick ? 100 : 1000
     let timeLimit: UInt64 = options.quick ? 200_000_000 : 2_000_000_000
-    let parameter = "2×\(values) values, \(hops) hops"
+    let parameter = "hops=\(hops)"
 
     let limit = measurePingPongLimit(values: values, hops: hops, rounds: options.rounds)
     report.add(
         scenario, parameter, "limit", unit: "ns/delivery", limit, limit: limit,
-        note: "\(formatRate(1e9 / limit.median)); the same hops as direct calls on each thread")
+        note:
+            "\(formatRate(1e9 / limit.median)); the same hops as direct calls on each thread, \(values) values a thread"
+    )
 
     // A warm-up round, then the measured rounds; once a round hits the time limit, no further rounds run.
     var samples: [Double] = []
@@ -33,7 +35,7 @@ func runPingPong(_ options: Options, _ report: Report) {
         }
     }
     let vigil = Samples(values: samples)
-    var note = formatRate(1e9 / vigil.median)
+    var note = formatRate(1e9 / vigil.median) + ", \(values) values a thread"
     if limited {
         note += "; a round hit the \(timeLimit / 1_000_000) ms time limit: rate reached by then, no further rounds"
     }

@@ -63,7 +63,7 @@ final class Report {
         if figure.scenario != lastScenario {
             print("\n\(figure.scenario)")
             print(
-                pad("parameter", 14) + pad("variant", 22) + pad("median", 12) + pad("min–max", 24) + pad("unit", 16)
+                pad("parameter", 14) + pad("variant", 26) + pad("median", 12) + pad("min–max", 24) + pad("unit", 16)
                     + pad("× baseline", 12) + "× limit")
             lastScenario = figure.scenario
         }
@@ -71,7 +71,7 @@ final class Report {
         let ratio = figure.ratioToBaseline.map { format($0) + "×" } ?? ""
         let ratioToLimit = figure.ratioToLimit.map { format($0) + "×" } ?? ""
         var line =
-            pad(figure.parameter, 14) + pad(figure.variant, 22) + pad(format(figure.median), 12) + pad(range, 24)
+            pad(figure.parameter, 14) + pad(figure.variant, 26) + pad(format(figure.median), 12) + pad(range, 24)
             + pad(figure.unit, 16) + pad(ratio, 12) + ratioToLimit
         while line.last == " " { line.removeLast() }
         if let note = figure.note { line += "  (\(note))" }
