@@ -18,14 +18,16 @@ func runChurn(_ options: Options, _ report: Report) {
             }
         }
         blackHole(closures.count)
-        report.add(scenario, parameter, "baseline", unit: "ns/pair", baseline, baseline: baseline)
+        let limit = measureChurnLimit(others: others, pairs: pairs, rounds: options.rounds)
+        report.add(scenario, parameter, "baseline", unit: "ns/pair", baseline, baseline: baseline, limit: limit.samples)
+        report.addLimit(scenario, parameter, unit: "ns/pair", limit, baseline: baseline)
 
         let subject = PublishSubject<Int>()
         let present = (0..<others).map { _ in subject.subscribe { _ in } }
         let vigil = sample(rounds: options.rounds, operations: pairs) {
             subscribeAndDispose(subject, pairs: pairs)
         }
-        report.add(scenario, parameter, "vigil", unit: "ns/pair", vigil, baseline: baseline)
+        report.add(scenario, parameter, "vigil", unit: "ns/pair", vigil, baseline: baseline, limit: limit.samples)
         present.forEach { $0.dispose() }
     }
 
@@ -49,4 +51,43 @@ private func subscribeAndDispose(_ subject: PublishSubject<Int>, pairs: Int) {
 private func fillAndDropBag(_ subject: PublishSubject<Int>) {
     let bag = DisposeBag()
     for _ in 0..<1000 { subject.subscribe { _ in }.disposed(by: bag) }
+}
+
+/// The limit of registering and removing a subscriber: appending an unretained reference and removing it again.
+private func measureChurnLimit(others: Int, pairs: Int, rounds: Int) -> Limit {
+    let counters = (0..<others + 1).map { _ in Counter() }
+    var array = counters.dropLast().map { Unmanaged.passUnretained($0) }
+    var contiguous = ContiguousArray(array)
+    let extra = Unmanaged.passUnretained(counters[others])
+    let limit = measureLimit(
+        rounds: rounds, operations: pairs,
+        forms: [
+            ("Unmanaged array", { appendAndRemove(&array, extra, pairs: pairs) }),
+            ("Unmanaged ContiguousArray", { appendAndRemove(&contiguous, extra, pairs: pairs) }),
+        ])
+    blackHole(array.count &+ contiguous.count)
+    withExtendedLifetime(counters) {}
+    return limit
+}
+
+/// Appends and removes through separate out-of-line calls, as subscribe and dispose are, so the optimizer cannot
+/// fold one into the other.
+@inline(never)
+private func appendAndRemove<List: RangeReplaceableCollection & BidirectionalCollection>(
+    _ list: inout List, _ element: List.Element, pairs: Int
+) {
+    for _ in 0..<pairs {
+        register(&list, element)
+        unregister(&list)
+    }
+}
+
+@inline(never)
+private func register<List: RangeReplaceableCollection>(_ list: inout List, _ element: List.Element) {
+    list.append(element)
+}
+
+@inline(never)
+private func unregister<List: RangeReplaceableCollection & BidirectionalCollection>(_ list: inout List) {
+    list.removeLast()
 }

@@ -26,15 +26,24 @@ private func runFanout<Subject: IntPublisher>(
                 runBaseline(closures, values: values)
             }
             blackHole(baselineCounters.reduce(0) { $0 &+ $1.value })
-            report.add(scenario, parameter, "baseline", unit: "ns/delivery", baseline, baseline: baseline)
+            let sinks = (0..<subscribers).map { _ in Counter() }
+            let limit = measureFanoutLimit(sinks, values: values, rounds: options.rounds)
+            blackHole(sinks.reduce(0) { $0 &+ $1.value })
+            report.add(
+                scenario, parameter, "baseline", unit: "ns/delivery", baseline, baseline: baseline,
+                limit: limit.samples)
+            report.addLimit(scenario, parameter, unit: "ns/delivery", limit, baseline: baseline)
 
             let vigil = measureVigil(makeSubject(), subscribers: subscribers, values: values, rounds: options.rounds)
-            report.add(scenario, parameter, "vigil", unit: "ns/delivery", vigil, baseline: baseline)
+            report.add(
+                scenario, parameter, "vigil", unit: "ns/delivery", vigil, baseline: baseline, limit: limit.samples)
 
             let streamValues = max(options.scaled(200_000) / subscribers, 1)
             let stream = await measureAsyncStream(
                 subscribers: subscribers, values: streamValues, rounds: options.quick ? 1 : 3)
-            report.add(scenario, parameter, "AsyncStream", unit: "ns/delivery", stream, baseline: baseline)
+            report.add(
+                scenario, parameter, "AsyncStream", unit: "ns/delivery", stream, baseline: baseline,
+                limit: limit.samples)
         }
     }
 }

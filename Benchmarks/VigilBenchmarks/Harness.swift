@@ -94,6 +94,10 @@ func sampleTimed(rounds: Int, operations: Int, _ body: () -> UInt64) -> Samples 
 }
 
 /// Keeps a value observable so the optimizer cannot drop the work that produced it.
+///
+/// Not optimized, so whole-module optimization cannot see that it ignores its argument and drop the argument (and
+/// with it the work that computed it) at the call sites.
+@_optimize(none)
 @inline(never)
 func blackHole<T>(_ value: T) {
     withExtendedLifetime(value) {}
@@ -102,4 +106,92 @@ func blackHole<T>(_ value: T) {
 /// The text of a NUL-terminated C buffer.
 func string(fromC buffer: [CChar]) -> String {
     buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+}
+
+/// Runs `body(index)` for each index on a thread of its own, all released together by a barrier, and joins them.
+///
+/// Dedicated threads, not `DispatchQueue.concurrentPerform`: that may run both iterations one after the other on the
+/// calling thread when the pool's threads are busy, and then nothing contends (or a consumer waits forever for a
+/// producer that runs after it).
+func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
+    let threads = ThreadGroup(count, body)
+    threads.join()
+}
+
+/// Threads started together, each running `body(index)`; ``wait(timeout:)`` waits for all of them with a limit.
+final class ThreadGroup: Sendable {
+    private let finished = DispatchGroup()
+    private let handles: [pthread_t]
+
+    init(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
+        let barrier = ThreadBarrier(count: count)
+        var handles: [pthread_t] = []
+        for index in 0..<count {
+            finished.enter()
+            let start = ThreadStart(index: index, barrier: barrier, finished: finished, body: body)
+            var handle = pthread_t()
+            let result = pthread_create(
+                &handle, nil,
+                { raw in
+                    let start = Unmanaged<ThreadStart>.fromOpaque(raw!).takeRetainedValue()
+                    start.barrier.wait()
+                    start.body(start.index)
+                    start.finished.leave()
+                    return nil
+                }, Unmanaged.passRetained(start).toOpaque())
+            precondition(result == 0, "pthread_create failed: \(result)")
+            handles.append(handle)
+        }
+        self.handles = handles
+    }
+
+    /// Waits until every thread has returned from its body, or until `timeout` passes; true if all returned.
+    func wait(timeout: DispatchTime) -> Bool {
+        finished.wait(timeout: timeout) == .success
+    }
+
+    /// Waits for every thread to end.
+    func join() {
+        for handle in handles { pthread_join(handle, nil) }
+    }
+
+    /// Lets the threads end on their own, unjoined (for threads still running after a time limit).
+    func detach() {
+        for handle in handles { pthread_detach(handle) }
+    }
+}
+
+/// What a new thread needs: which index it is, the barrier, the group to leave, and its body.
+private final class ThreadStart: Sendable {
+    let index: Int
+    let barrier: ThreadBarrier
+    let finished: DispatchGroup
+    let body: @Sendable (Int) -> Void
+
+    init(index: Int, barrier: ThreadBarrier, finished: DispatchGroup, body: @escaping @Sendable (Int) -> Void) {
+        self.index = index
+        self.barrier = barrier
+        self.finished = finished
+        self.body = body
+    }
+}
+
+/// A `pthread_barrier_t` in a stable heap block.
+///
+/// `@unchecked Sendable`: a wrapper of a C resource, used only through `pthread_barrier_wait`, which is thread-safe.
+private final class ThreadBarrier: @unchecked Sendable {
+    private let barrier = UnsafeMutablePointer<pthread_barrier_t>.allocate(capacity: 1)
+
+    init(count: Int) {
+        pthread_barrier_init(barrier, nil, UInt32(count))
+    }
+
+    func wait() {
+        pthread_barrier_wait(barrier)
+    }
+
+    deinit {
+        pthread_barrier_destroy(barrier)
+        barrier.deallocate()
+    }
 }

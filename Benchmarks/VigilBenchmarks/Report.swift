@@ -11,6 +11,8 @@ struct Figure: Encodable {
     let max: Double
     /// This figure divided by the baseline's median from the same run (lower is better for time units).
     let ratioToBaseline: Double?
+    /// This figure divided by the limit's median from the same run, where the scenario has a `limit` row.
+    let ratioToLimit: Double?
     let note: String?
 }
 
@@ -21,12 +23,13 @@ final class Report {
 
     func add(
         _ scenario: String, _ parameter: String, _ variant: String, unit: String, _ samples: Samples,
-        baseline: Samples? = nil, note: String? = nil
+        baseline: Samples? = nil, limit: Samples? = nil, note: String? = nil
     ) {
         let ratio = baseline.map { samples.median / $0.median }
+        let ratioToLimit = limit.map { samples.median / $0.median }
         let figure = Figure(
             scenario: scenario, parameter: parameter, variant: variant, unit: unit, median: samples.median,
-            min: samples.min, max: samples.max, ratioToBaseline: ratio, note: note)
+            min: samples.min, max: samples.max, ratioToBaseline: ratio, ratioToLimit: ratioToLimit, note: note)
         figures.append(figure)
         printRow(figure)
     }
@@ -38,19 +41,39 @@ final class Report {
         add(scenario, parameter, variant, unit: unit, Samples(values: [value]), note: note)
     }
 
+    /// Adds the limit row of a scenario: the fastest form of the same work with no reference counting.
+    ///
+    /// The note names every form's median; a limit slower than the closure baseline is flagged, since it would mean
+    /// a form still counts references (or the loop measures something else).
+    func addLimit(
+        _ scenario: String, _ parameter: String, unit: String, _ limit: Limit, baseline: Samples?, note: String? = nil
+    ) {
+        var text = limit.note
+        if let baseline, limit.samples.median > baseline.median {
+            text += "; SLOWER THAN THE BASELINE"
+            print("WARNING: \(scenario) \(parameter): the limit is slower than the closure baseline")
+        }
+        if let note { text = note + "; " + text }
+        add(
+            scenario, parameter, "limit", unit: unit, limit.samples, baseline: baseline, limit: limit.samples,
+            note: text)
+    }
+
     private func printRow(_ figure: Figure) {
         if figure.scenario != lastScenario {
             print("\n\(figure.scenario)")
             print(
-                pad("parameter", 14) + pad("variant", 22) + pad("median", 12) + pad("min–max", 24) + pad("unit", 16)
-                    + "× baseline")
+                pad("parameter", 14) + pad("variant", 26) + pad("median", 12) + pad("min–max", 24) + pad("unit", 16)
+                    + pad("× baseline", 12) + "× limit")
             lastScenario = figure.scenario
         }
         let range = format(figure.min) + "–" + format(figure.max)
         let ratio = figure.ratioToBaseline.map { format($0) + "×" } ?? ""
+        let ratioToLimit = figure.ratioToLimit.map { format($0) + "×" } ?? ""
         var line =
-            pad(figure.parameter, 14) + pad(figure.variant, 22) + pad(format(figure.median), 12) + pad(range, 24)
-            + pad(figure.unit, 16) + ratio
+            pad(figure.parameter, 14) + pad(figure.variant, 26) + pad(format(figure.median), 12) + pad(range, 24)
+            + pad(figure.unit, 16) + pad(ratio, 12) + ratioToLimit
+        while line.last == " " { line.removeLast() }
         if let note = figure.note { line += "  (\(note))" }
         print(line)
     }
@@ -64,6 +87,7 @@ final class Report {
                 "\"median\": \(figure.median)", "\"min\": \(figure.min)", "\"max\": \(figure.max)",
             ]
             if let ratio = figure.ratioToBaseline { fields.append("\"ratioToBaseline\": \(ratio)") }
+            if let ratio = figure.ratioToLimit { fields.append("\"ratioToLimit\": \(ratio)") }
             if let note = figure.note { fields.append("\"note\": \(quote(note))") }
             return "    {" + fields.joined(separator: ", ") + "}"
         }

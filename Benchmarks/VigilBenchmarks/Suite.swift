@@ -9,13 +9,18 @@ func runSuite(_ options: Options) async {
     let report = Report()
     let machine = machineDescription()
     print("Vigil benchmarks — \(machine)\(options.quick ? " — quick run" : "")")
-    print("Figures are per operation; '× baseline' divides by the bare closure loop measured in this same run.")
+    print(
+        "Figures are per operation; '× baseline' divides by the closure-array baseline and '× limit' by the same work "
+            + "called with no reference counting, both measured in this same run.")
     await runFanoutImmediate(options, report)
     runFanoutQueue(options, report)
     runContended(options, report)
     runChurn(options, report)
     runOperatorsChain(options, report)
     runMemory(options, report)
+    runPingPong(options, report)
+    runPublishLatency(options, report)
+    runLockContended(options, report)
     if let path = options.jsonPath {
         let command = "swift run -c release VigilBenchmarks " + CommandLine.arguments.dropFirst().joined(separator: " ")
         guard writeFile(path, report.json(machine: machine, command: command)) else {
