@@ -3,7 +3,7 @@ import Synchronization
 import Vigil
 
 /// The package's futex lock, named in this one place so renaming it is a one-line change.
-typealias FutexLock<Value> = Vigil.Mutex<Value>
+typealias FutexLock<Value> = Vigil.FutexMutex<Value>
 
 /// The package's futex lock against `Synchronization.Mutex` where they differ: contended acquisition and handover.
 ///

@@ -42,6 +42,12 @@ public final class BehaviorSubject<Element: Sendable>: ObservableType {
     /// Immediate subscribers are called synchronously, inside this call or, when another thread is delivering at
     /// the same moment (or this is called from inside a callback), inside that delivery, right after the value in
     /// flight. Queue subscribers receive it on their queue.
+    ///
+    /// Called from inside any Vigil callback it never waits: the value is queued behind the one in flight. Called
+    /// from outside while another thread is delivering, it queues the value and waits, asleep and for at most
+    /// 2 ms, until the value was delivered: backpressure, so a thread publishing without pause cannot trap the
+    /// delivering thread or grow the queue without limit. The bound only matters if the delivering thread is
+    /// itself blocked, for example on a lock this caller holds.
     @inlinable
     public func publish(_ value: Element) {
         engine.publish(value)
