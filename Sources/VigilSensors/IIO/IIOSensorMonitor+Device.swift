@@ -32,6 +32,7 @@ extension IIOSensorMonitor {
             state.samplerAttachment = attachment
             state.device = device
             state.lastPolledValues = nil
+            state.lastErrorReason = nil
             state.waitingReason = nil
             return true
         }
@@ -61,11 +62,17 @@ extension IIOSensorMonitor {
                     if state.lastPolledValues == sample.values { return nil }
                     state.lastPolledValues = sample.values
                 }
+                state.lastErrorReason = nil
                 return .value(state.kind.value(from: sample))
             case .error(let error):
+                // Only changes are published: the same failure at every poll is said once.
+                let reason = error.description
+                guard state.lastErrorReason != reason else { return nil }
+                state.lastErrorReason = reason
                 state.lastPolledValues = nil
-                return .unavailable(reason: error.description)
+                return .unavailable(reason: reason)
             case .failed(let error):
+                state.lastErrorReason = nil
                 // The sampler has already restored the device. Without hot-plug the run ends; with it the monitor
                 // waits for the device to be added again.
                 state.lastPolledValues = nil

@@ -1,0 +1,47 @@
+import Glibc
+import Testing
+import Vigil
+import VigilSensors
+
+/// IIO errors are published once per change and name what is wrong (issue 14, defects 7 and 8).
+@Suite(.timeLimit(.minutes(1))) struct IIOErrorReportingTests {
+    @Test func repeatedIdenticalReadErrorIsPublishedOnce() throws {
+        let tree = FakeIIOTree()
+        let raw = "bus/iio/devices/iio:device0/in_proximity_raw"
+        tree.addDevice(0, name: "prox", files: ["in_proximity_raw": "7\n"])
+        let monitor = ProximityMonitor(root: tree.root, mode: .polled(rate: 200))
+        let recorder = IIOReadingRecorder(monitor.readings)
+        try monitor.startMonitoring()
+        defer { monitor.stopMonitoring() }
+        #expect(recorder.first { $0.value?.level == 7 } != nil)
+        tree.write(raw, "not a number\n")
+        #expect(recorder.first { if case .unavailable = $0 { true } else { false } } != nil)
+        // At 200 Hz, 0.3 s is about 60 polls failing the same way: the failure is said once.
+        _ = recorder.wait(timeout: 0.3) { _ in false }
+        let failures = recorder.values.filter { if case .unavailable = $0 { true } else { false } }
+        #expect(failures.count == 1, "published \(failures.count) identical errors")
+        // A different failure is news, and so is the value coming back.
+        tree.remove(raw)
+        #expect(recorder.first { $0.description.contains("no such file") } != nil)
+        tree.write(raw, "8\n")
+        #expect(recorder.first { $0.value?.level == 8 } != nil)
+        tree.write(raw, "garbled\n")
+        #expect(recorder.wait { $0.filter { $0.description.contains("garbled") }.count == 1 })
+    }
+
+    @Test func deviceNodeThatIsARegularFileIsNamedAsSuch() throws {
+        let tree = FakeIIOTree()
+        tree.addCaptureAccelerometer()
+        tree.remove("dev/iio:device0")
+        tree.write("dev/iio:device0", "")
+        let monitor = AccelerometerMonitor(root: tree.root, mode: .buffered())
+        let node = tree.nodePath(0)
+        #expect(
+            throws: SensorError.wrongFileType(path: node, found: "regular file", expected: "an IIO character device")
+        ) {
+            try monitor.startMonitoring()
+        }
+        #expect(!monitor.isMonitoring)
+        #expect(tree.read("bus/iio/devices/iio:device0/buffer/enable") == "0")
+    }
+}
