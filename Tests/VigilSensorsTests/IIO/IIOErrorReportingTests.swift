@@ -44,4 +44,35 @@ import VigilSensors
         #expect(!monitor.isMonitoring)
         #expect(tree.read("bus/iio/devices/iio:device0/buffer/enable") == "0")
     }
+
+    @Test func pressureThatIsNotPositiveIsUnavailableNotNaN() throws {
+        let tree = FakeIIOTree()
+        tree.addDevice(0, name: "bmp280", files: ["in_pressure_input": "-5\n"])
+        let monitor = PressureMonitor(root: tree.root, mode: .polled(rate: 200))
+        let recorder = IIOReadingRecorder(monitor.readings)
+        try monitor.startMonitoring()
+        defer { monitor.stopMonitoring() }
+        let first = recorder.first { $0 != .pending }
+        #expect(first?.description == "unavailable: iio:device0 (bmp280): pressure -5.0 kPa is not positive")
+        tree.write("bus/iio/devices/iio:device0/in_pressure_input", "101.325\n")
+        #expect(recorder.first { $0.value?.kilopascals == 101.325 }?.value?.altitude == 0)
+    }
+
+    @Test func valuesThatOverflowInTheMountMatrixAreUnavailable() throws {
+        let tree = FakeIIOTree()
+        tree.addDevice(
+            0, name: "ak8975",
+            files: [
+                "in_magn_x_raw": "1e308\n", "in_magn_y_raw": "1e308\n", "in_magn_z_raw": "0\n",
+                "in_magn_mount_matrix": "1, 1, 0; 0, 1, 0; 0, 0, 1\n",
+            ])
+        let monitor = MagnetometerMonitor(root: tree.root, mode: .polled(rate: 200))
+        let recorder = IIOReadingRecorder(monitor.readings)
+        try monitor.startMonitoring()
+        defer { monitor.stopMonitoring() }
+        let first = recorder.first { $0 != .pending }
+        #expect(
+            first?.description.contains("is not finite after the mount matrix") == true, "\(String(describing: first))")
+        #expect(first?.value == nil)
+    }
 }

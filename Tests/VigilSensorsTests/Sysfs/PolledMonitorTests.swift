@@ -112,3 +112,24 @@ func usleepSeconds(_ seconds: Double) {
     let semaphore = DispatchSemaphore(value: 0)
     _ = semaphore.wait(timeout: .now() + seconds)
 }
+
+/// A polled source publishes a repeated identical failure once (issue 14, defect 7: only changes are published).
+@Suite(.timeLimit(.minutes(1))) struct PolledFailureRepetitionTests {
+    @Test func sameFailureAtEveryPollIsPublishedOnce() throws {
+        let tree = FakeSysfsTree()
+        tree.device("class/thermal/thermal_zone0", ["type": "acpitz", "temp": "45000"])
+        let monitor = ThermalMonitor(root: tree.root, interval: .milliseconds(5))
+        let count = Mutex(0)
+        let subscription = monitor.readings.subscribe { reading in
+            if case .unavailable = reading { count.withLock { $0 += 1 } }
+        }
+        defer { subscription.dispose() }
+        // A class directory that cannot be listed (a symbolic-link loop) fails every read the same way.
+        tree.remove("class/thermal")
+        tree.link("class/thermal", to: "thermal")
+        try monitor.startMonitoring()
+        defer { monitor.stopMonitoring() }
+        usleepSeconds(0.3)  // about 60 polls
+        #expect(count.withLock { $0 } == 1)
+    }
+}
