@@ -39,4 +39,21 @@ public struct ChannelCalibration: Hashable, Sendable {
     public func apply(_ raw: Double) -> Double {
         (raw + offset) * scale
     }
+
+    /// The SI value of a raw reading, refusing one that is not finite.
+    ///
+    /// - Parameters:
+    ///   - raw: The raw value read from `path`.
+    ///   - path: The `_raw` file or device node the value came from, named in the error.
+    /// - Throws: ``SensorError/valueOutOfRange(path:value:range:)`` quoting the raw value when `(raw + offset) ×
+    ///   scale` overflows to infinity or is NaN.
+    func checkedApply(_ raw: Double, path: String) throws(SensorError) -> Double {
+        let value = apply(raw)
+        guard value.isFinite else {
+            throw SensorError.valueOutOfRange(
+                path: path, value: String(raw),
+                range: "a raw value whose (raw + \(offset)) × \(scale) is finite (it gives \(value))")
+        }
+        return value
+    }
 }

@@ -146,10 +146,29 @@ final class IIOBufferedSampler: IIOSampler {
         IIOSamplerSupport.restoreFrequency(restore.frequency)
     }
 
-    private static func openNode(_ path: String) throws(SensorError) -> FileDescriptor {
+    /// Opens the device node non-blocking, refusing what cannot deliver scans.
+    ///
+    /// The kernel's node is a character device; a FIFO is accepted too (captures and tests replay scans through
+    /// one). A regular file or a directory would only fail later in `epoll_ctl(2)` with `EPERM`, a message that
+    /// names neither the path nor the problem, so they are refused here.
+    ///
+    /// - Throws: ``SensorError/wrongFileType(path:found:expected:)`` or the mapped error of `open` or `fstat`.
+    static func openNode(_ path: String) throws(SensorError) -> FileDescriptor {
         let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else { throw SensorError.from(Errno.current, call: "open", path: path) }
-        return FileDescriptor(descriptor)
+        let node = FileDescriptor(descriptor)
+        let kind: FileKind
+        do {
+            kind = try FileKind.of(descriptor: node.rawValue)
+        } catch {
+            node.close()
+            throw SensorError.from(error, call: "fstat", path: path)
+        }
+        guard kind == .characterDevice || kind == .fifo else {
+            node.close()
+            throw SensorError.wrongFileType(path: path, found: "\(kind)", expected: "an IIO character device")
+        }
+        return node
     }
 
     /// Reads what the device node holds, decodes the whole scans and keeps a partial one for the next read.
@@ -190,8 +209,15 @@ final class IIOBufferedSampler: IIOSampler {
             handler(.failed(error))
         case .scans(let scans, let calibrations):
             for scan in scans {
-                let values = zip(channels.channels, calibrations).map { channel, calibration in
-                    calibration.apply(Double(scan[channel.name] ?? 0))
+                var values: [Double] = []
+                do throws(SensorError) {
+                    for (channel, calibration) in zip(channels.channels, calibrations) {
+                        let raw = Double(scan[channel.name] ?? 0)
+                        values.append(try calibration.checkedApply(raw, path: device.deviceNodePath))
+                    }
+                } catch {
+                    handler(.error(error))
+                    continue
                 }
                 let sample = channels.sample(values: values, timestamp: scan.timestamp ?? IIOSamplerSupport.now())
                 handler(.sample(sample))

@@ -47,13 +47,14 @@ public struct IIOChannel: Hashable, Sendable, CustomStringConvertible {
     ///
     /// - Parameter calibration: The calibration to apply to `_raw`; read from sysfs when nil.
     /// - Throws: ``SensorError`` when the value cannot be read or parsed (a vanished device, an unreadable raw
-    ///   value) or the scale is zero.
+    ///   value), the scale is zero, or ``SensorError/valueOutOfRange(path:value:range:)`` when the calibrated value
+    ///   overflows to infinity (a huge raw value times the scale).
     public func readValue(calibration: ChannelCalibration? = nil) throws(SensorError) -> Double {
         if let inputPath { return try SysfsFile.readDouble(inputPath) }
         guard let rawPath else { throw SensorError.notFound(path: "in_\(name)_raw") }
         let raw = try SysfsFile.readDouble(rawPath)
-        if let calibration { return calibration.apply(raw) }
-        return try readCalibration().apply(raw)
+        if let calibration { return try calibration.checkedApply(raw, path: rawPath) }
+        return try readCalibration().checkedApply(raw, path: rawPath)
     }
 
     public var description: String {

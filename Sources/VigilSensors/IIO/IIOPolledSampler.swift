@@ -29,7 +29,9 @@ final class IIOPolledSampler: IIOSampler {
     func start() throws(SensorError) {
         let calibrations = try channels.readCalibrations()
         let saved = try IIOSamplerSupport.configureFrequency(rate, type: channels.type, device: channels.device)
-        let period = Duration.nanoseconds(max(1_000_000, Int64(1_000_000_000 / rate)))
+        // In floating point and clamped to a day, so a tiny rate cannot overflow the conversion to nanoseconds.
+        let nanoseconds = min(max(1e6, 1e9 / rate), 86_400e9)
+        let period = Duration.nanoseconds(Int64(nanoseconds))
         let registration: EventLoop.Registration
         do throws(SensorError) {
             registration = try eventLoop.schedule(every: period) { [weak self] in self?.poll() }

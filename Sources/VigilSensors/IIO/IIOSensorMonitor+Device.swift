@@ -32,6 +32,7 @@ extension IIOSensorMonitor {
             state.samplerAttachment = attachment
             state.device = device
             state.lastPolledValues = nil
+            state.lastErrorReason = nil
             state.waitingReason = nil
             return true
         }
@@ -55,17 +56,28 @@ extension IIOSensorMonitor {
     private func handle(_ event: IIOSamplerEvent, attachment: Int) {
         let reading: IIOReading<Kind.Value>? = state.withLock { state in
             guard state.samplerAttachment == attachment, state.sampler != nil else { return nil }
+            /// Only changes are published: the same failure at every poll is said once.
+            func unavailable(_ reason: String) -> IIOReading<Kind.Value>? {
+                guard state.lastErrorReason != reason else { return nil }
+                state.lastErrorReason = reason
+                state.lastPolledValues = nil
+                return .unavailable(reason: reason)
+            }
             switch event {
             case .sample(let sample):
+                if let problem = IIOSampleCheck.problem(with: sample, kind: Kind.self) {
+                    return unavailable("\(state.device.map { "\($0.id) (\($0.name))" } ?? name): \(problem)")
+                }
                 if case .polled = mode {
                     if state.lastPolledValues == sample.values { return nil }
                     state.lastPolledValues = sample.values
                 }
+                state.lastErrorReason = nil
                 return .value(state.kind.value(from: sample))
             case .error(let error):
-                state.lastPolledValues = nil
-                return .unavailable(reason: error.description)
+                return unavailable(error.description)
             case .failed(let error):
+                state.lastErrorReason = nil
                 // The sampler has already restored the device. Without hot-plug the run ends; with it the monitor
                 // waits for the device to be added again.
                 state.lastPolledValues = nil

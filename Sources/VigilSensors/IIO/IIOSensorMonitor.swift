@@ -35,6 +35,9 @@ public final class IIOSensorMonitor<Kind: IIOSensorKind>: Source {
         var hotplug: Subscription?
         /// The values of the last published polled sample, to publish only changes.
         var lastPolledValues: [Double]?
+        /// The reason of the last published sample error, so an error that repeats at the poll rate is published
+        /// once; nil after a sample.
+        var lastErrorReason: String?
         /// Why the monitor has no device, as last published, to publish a reason once rather than per uevent.
         var waitingReason: String?
     }

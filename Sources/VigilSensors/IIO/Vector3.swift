@@ -29,10 +29,13 @@ public struct Vector3: Hashable, Sendable, Encodable, CustomStringConvertible {
     }
 
     /// A number with up to four decimals, for human output.
+    ///
+    /// A magnitude of 1e15 or more is printed as Swift prints it (`1e+308`): scaling it to round would overflow to
+    /// infinity, and only a real infinity prints `inf`.
     static func format(_ value: Double) -> String {
-        guard value.isFinite else { return String(value) }
+        guard value.isFinite, abs(value) < 1e15 else { return String(value) }
         let scaled = (value * 10_000).rounded() / 10_000
-        return scaled == scaled.rounded() && abs(scaled) < 1e15 ? String(Int64(scaled)) : String(scaled)
+        return scaled == scaled.rounded() ? String(Int64(scaled)) : String(scaled)
     }
 }
 

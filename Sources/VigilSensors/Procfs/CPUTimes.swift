@@ -42,8 +42,26 @@ public struct CPUTimes: Sendable, Equatable {
             }
             // user nice system idle iowait irq softirq steal guest guest_nice
             let value = { (index: Int) -> UInt64 in index < counters.count ? counters[index] : 0 }
-            let busy = [0, 1, 2, 5, 6, 7].reduce(UInt64(0)) { $0 &+ value($1) }
-            result.append(CPUTimes(core: core, busy: busy, idle: value(3) &+ value(4)))
+            // Sums that overflow 64 bits are refused rather than wrapped into a wrong figure.
+            func sum(_ indices: [Int]) throws(SensorError) -> UInt64 {
+                var total: UInt64 = 0
+                for index in indices {
+                    let (next, overflow) = total.addingReportingOverflow(value(index))
+                    if overflow {
+                        throw SensorError.valueOutOfRange(
+                            path: path, value: String(line), range: "tick counters whose sum fits in 64 bits")
+                    }
+                    total = next
+                }
+                return total
+            }
+            let busy = try sum([0, 1, 2, 5, 6, 7])
+            let idle = try sum([3, 4])
+            guard busy.addingReportingOverflow(idle).overflow == false else {
+                throw SensorError.valueOutOfRange(
+                    path: path, value: String(line), range: "tick counters whose sum fits in 64 bits")
+            }
+            result.append(CPUTimes(core: core, busy: busy, idle: idle))
         }
         guard result.first?.core == nil, !result.isEmpty else {
             throw SensorError.malformedValue(path: path, text: String(text.prefix(64)), expected: "a total cpu line")

@@ -17,16 +17,31 @@ public struct CPUUsage: Sendable, Equatable, Encodable, CustomStringConvertible 
     }
 
     /// Usage from an earlier and a later sample; counters that went backwards (a core re-plugged) count as no time.
+    ///
+    /// The total is the busy share of the summed per-core deltas, so it always agrees with the cores shown: the
+    /// kernel's aggregate `cpu` line is summed from rounded per-core figures at a slightly different moment and can
+    /// read 50.7 % while the only two cores read 0 % and 100 %. Only without a usable core line (a sample with the
+    /// total line alone) does the total come from the aggregate line.
     public init(from earlier: [CPUTimes], to later: [CPUTimes]) {
-        func fraction(_ before: CPUTimes?, _ after: CPUTimes) -> Double? {
+        /// Busy and total ticks elapsed, or nil when the counters went backwards or did not move.
+        func delta(_ before: CPUTimes?, _ after: CPUTimes) -> (busy: Double, total: Double)? {
             guard let before, after.total > before.total, after.busy >= before.busy else { return nil }
-            return min(1, Double(after.busy - before.busy) / Double(after.total - before.total))
+            return (Double(after.busy - before.busy), Double(after.total - before.total))
         }
+        func fraction(_ delta: (busy: Double, total: Double)) -> Double { min(1, delta.busy / delta.total) }
         let byCore = Dictionary(earlier.map { ($0.core ?? -1, $0) }, uniquingKeysWith: { first, _ in first })
-        total = later.first.flatMap { fraction(byCore[-1], $0) } ?? 0
+        var sum: (busy: Double, total: Double) = (0, 0)
         cores = later.compactMap { times in
-            guard let core = times.core, let busy = fraction(byCore[core], times) else { return nil }
-            return Core(core: core, busy: busy)
+            guard let core = times.core, let elapsed = delta(byCore[core], times) else { return nil }
+            sum.busy += min(elapsed.busy, elapsed.total)
+            sum.total += elapsed.total
+            return Core(core: core, busy: fraction(elapsed))
+        }
+        if sum.total > 0 {
+            total = fraction(sum)
+        } else {
+            total =
+                later.first.flatMap { times in times.core == nil ? delta(byCore[-1], times).map(fraction) : nil } ?? 0
         }
     }
 

@@ -126,6 +126,10 @@ public struct ClockChange: Sendable, Equatable, Encodable, CustomStringConvertib
     public init(secondsSinceEpoch: Double) { self.secondsSinceEpoch = secondsSinceEpoch }
 
     public var description: String {
+        // Converted only within ±1e15 s (about 30 million years), so no value of the public initializer traps.
+        guard secondsSinceEpoch.isFinite, abs(secondsSinceEpoch) < 1e15 else {
+            return "wall clock set; now \(secondsSinceEpoch) s since the epoch"
+        }
         var seconds = time_t(secondsSinceEpoch.rounded(.down))
         var parts = tm()
         gmtime_r(&seconds, &parts)

@@ -57,10 +57,17 @@ public struct MemoryUsage: Sendable, Equatable, Encodable, CustomStringConvertib
             throw SensorError.malformedValue(
                 path: path, text: String(text.prefix(64)), expected: "MemTotal and MemFree")
         }
-        let cache = (values["Cached"] ?? 0) &+ (values["Buffers"] ?? 0)
+        // Sums saturate instead of wrapping: byte counts near 2^64 are the kernel's (or a fuzzer's) to report.
+        let cache = saturatingSum(values["Cached"] ?? 0, values["Buffers"] ?? 0)
         return MemoryUsage(
-            totalBytes: total, availableBytes: values["MemAvailable"] ?? min(total, free &+ cache), freeBytes: free,
-            cacheBytes: cache, swapTotalBytes: values["SwapTotal"] ?? 0, swapFreeBytes: values["SwapFree"] ?? 0)
+            totalBytes: total, availableBytes: values["MemAvailable"] ?? min(total, saturatingSum(free, cache)),
+            freeBytes: free, cacheBytes: cache, swapTotalBytes: values["SwapTotal"] ?? 0,
+            swapFreeBytes: values["SwapFree"] ?? 0)
+    }
+
+    private static func saturatingSum(_ a: UInt64, _ b: UInt64) -> UInt64 {
+        let (sum, overflow) = a.addingReportingOverflow(b)
+        return overflow ? .max : sum
     }
 
     public var description: String {

@@ -13,6 +13,8 @@ extension PolledMonitor where Value == MemoryUsage {
         self.init(
             name: "Memory", interval: interval, eventLoop: eventLoop,
             availability: { Availability.procfs(path, what: "memory statistics") },
-            read: { () throws(SensorError) in try MemoryUsage.parse(try SysfsFile.readText(path), path: path) })
+            read: { () throws(SensorError) in
+                try MemoryUsage.parse(try SysfsFile.readText(path, limit: SysfsFile.procfsLimit), path: path)
+            })
     }
 }

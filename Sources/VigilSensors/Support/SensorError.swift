@@ -23,6 +23,13 @@ public enum SensorError: Error, Hashable, Sendable, CustomStringConvertible {
     case unavailable(source: String, reason: String)
     /// A system call failed for a reason not covered above.
     case systemCall(name: String, target: String, errno: Errno)
+    /// The path is not the kind of file the source reads: a FIFO, a device or a directory where an attribute should
+    /// be, or a regular file where a character device should be. `found` and `expected` are in words, for example
+    /// `"FIFO"` and `"an attribute file"`.
+    case wrongFileType(path: String, found: String, expected: String)
+    /// The file holds more than `limit` bytes, more than such a file ever holds; it is not parsed at all rather than
+    /// parsed truncated.
+    case fileTooLarge(path: String, limit: Int)
 
     public var description: String {
         switch self {
@@ -46,6 +53,10 @@ public enum SensorError: Error, Hashable, Sendable, CustomStringConvertible {
             return "\(source) is unavailable: \(reason)"
         case .systemCall(let name, let target, let errno):
             return "\(name)(\(target)) failed: \(errno)"
+        case .wrongFileType(let path, let found, let expected):
+            return "\(path) is a \(found), not \(expected)"
+        case .fileTooLarge(let path, let limit):
+            return "\(path) holds more than \(limit) bytes, more than such a file ever holds; it was not parsed"
         }
     }
 

@@ -5,32 +5,59 @@ import Glibc
 ///
 /// Every error is a ``SensorError`` that names the path (see ``SensorError/from(_:call:path:)``).
 enum SysfsFile {
+    /// The most bytes a sysfs attribute is read up to: 64 KiB.
+    ///
+    /// The kernel fills an attribute from one page (`sysfs_emit`), 4 KiB on most machines but 64 KiB on arm64 and
+    /// ppc64 kernels built with 64 KiB pages, so 64 KiB holds every attribute without letting a file that never ends
+    /// (a link to `/dev/zero`, a runaway regular file) grow memory without bound.
+    static let attributeLimit = 64 * 1024
+
+    /// The most bytes a procfs file such as `/proc/stat` or `/proc/meminfo` is read up to: 4 MiB.
+    ///
+    /// `/proc/stat` grows with the cores (a `cpuN` line of up to ~100 bytes each) and the interrupts (one count per
+    /// IRQ on the `intr` line); 4 MiB holds it for 8192 cores and tens of thousands of IRQs.
+    static let procfsLimit = 4 * 1024 * 1024
+
     /// Reads a whole file as UTF-8 text, with trailing newlines removed.
     ///
-    /// - Throws: ``SensorError/notFound(path:)``, ``SensorError/permissionDenied(path:)`` or another mapped error.
-    static func readText(_ path: String) throws(SensorError) -> String {
-        let bytes = try readBytes(path)
+    /// - Parameters:
+    ///   - path: The attribute or procfs file.
+    ///   - limit: The most bytes the file may hold (``attributeLimit`` unless reading a large procfs file).
+    /// - Throws: ``SensorError/notFound(path:)``, ``SensorError/permissionDenied(path:)``,
+    ///   ``SensorError/wrongFileType(path:found:expected:)`` for anything but a regular file,
+    ///   ``SensorError/fileTooLarge(path:limit:)``, or another mapped error.
+    static func readText(_ path: String, limit: Int = attributeLimit) throws(SensorError) -> String {
+        let bytes = try readBytes(path, limit: limit)
         var text = String(decoding: bytes, as: UTF8.self)
         while let last = text.last, last == "\n" || last == "\r" { text.removeLast() }
         return text
     }
 
-    /// Reads a whole file as bytes.
-    static func readBytes(_ path: String) throws(SensorError) -> [UInt8] {
-        let fd = try open(path, flags: O_RDONLY)
+    /// Reads a whole regular file as bytes, never blocking and never more than `limit` bytes.
+    ///
+    /// The file is opened non-blocking and checked to be a regular file (what sysfs and procfs attributes are)
+    /// before anything is read, so a FIFO, a device node or a directory where an attribute should be is refused
+    /// instead of blocking the caller or reading forever.
+    ///
+    /// - Throws: See ``readText(_:limit:)``.
+    static func readBytes(_ path: String, limit: Int = attributeLimit) throws(SensorError) -> [UInt8] {
+        let fd = try openRegularFile(path, flags: O_RDONLY)
         defer { fd.close() }
         let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 8)
         defer { chunk.deallocate() }
         var result: [UInt8] = []
         while true {
+            // Ask for one byte past the limit at most, to tell a file of exactly `limit` bytes from a longer one.
+            let wanted = min(chunk.count, limit + 1 - result.count)
             let count: Int
             do {
-                count = try retryingOnInterrupt { read(fd.rawValue, chunk.baseAddress, chunk.count) }
+                count = try retryingOnInterrupt { read(fd.rawValue, chunk.baseAddress, wanted) }
             } catch {
                 throw SensorError.from(error, call: "read", path: path)
             }
             if count == 0 { return result }
             result.append(contentsOf: chunk[0..<count])
+            if result.count > limit { throw .fileTooLarge(path: path, limit: limit) }
         }
     }
 
@@ -57,8 +84,10 @@ enum SysfsFile {
     }
 
     /// Writes `text` to an existing file (an attribute), replacing its content.
+    ///
+    /// Like reading, writing refuses anything but a regular file and never blocks.
     static func write(_ text: String, to path: String) throws(SensorError) {
-        let fd = try open(path, flags: O_WRONLY | O_TRUNC)
+        let fd = try openRegularFile(path, flags: O_WRONLY | O_TRUNC)
         defer { fd.close() }
         let bytes = Array(text.utf8)
         var offset = 0
@@ -106,13 +135,42 @@ enum SysfsFile {
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
     }
 
-    private static func open(_ path: String, flags: Int32) throws(SensorError) -> FileDescriptor {
+    /// Opens `path` non-blocking and close-on-exec, refusing anything but a regular file.
+    ///
+    /// The type is checked with `stat(2)` before opening, so a device node is never opened (opening some has side
+    /// effects), and again with `fstat(2)` on the open descriptor, in case the path changed in between.
+    ///
+    /// - Throws: ``SensorError/wrongFileType(path:found:expected:)`` or a mapped error of `stat`, `open` or
+    ///   `fstat`.
+    static func openRegularFile(_ path: String, flags: Int32) throws(SensorError) -> FileDescriptor {
+        let expected = "an attribute file"
+        let found: FileKind
         do {
-            let raw = try retryingOnInterrupt { Glibc.open(path, flags | O_CLOEXEC) }
-            return FileDescriptor(raw)
+            found = try FileKind.of(path: path)
+        } catch {
+            throw SensorError.from(error, call: "stat", path: path)
+        }
+        guard found == .regular else {
+            throw SensorError.wrongFileType(path: path, found: "\(found)", expected: expected)
+        }
+        let fd: FileDescriptor
+        do {
+            fd = FileDescriptor(try retryingOnInterrupt { Glibc.open(path, flags | O_NONBLOCK | O_CLOEXEC) })
         } catch {
             throw SensorError.from(error, call: "open", path: path)
         }
+        let kind: FileKind
+        do {
+            kind = try FileKind.of(descriptor: fd.rawValue)
+        } catch {
+            fd.close()
+            throw SensorError.from(error, call: "fstat", path: path)
+        }
+        guard kind == .regular else {
+            fd.close()
+            throw SensorError.wrongFileType(path: path, found: "\(kind)", expected: expected)
+        }
+        return fd
     }
 }
 

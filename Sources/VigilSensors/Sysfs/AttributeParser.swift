@@ -14,11 +14,17 @@ enum AttributeParser {
     }
 
     /// Parses a decimal integer and checks it lies in `range`.
-    static func integer(_ text: String, path: String, in range: ClosedRange<Int>) throws(SensorError) -> Int {
+    ///
+    /// - Parameter unit: The attribute's own unit (`"m°C"`, `"µWh"`), quoted after the value and the range in the
+    ///   error; empty for a unitless count.
+    static func integer(
+        _ text: String, path: String, in range: ClosedRange<Int>, unit: String = ""
+    ) throws(SensorError) -> Int {
         let value = try integer(text, path: path)
         guard range.contains(value) else {
+            let suffix = unit.isEmpty ? "" : " " + unit
             throw SensorError.valueOutOfRange(
-                path: path, value: String(value), range: "\(range.lowerBound)...\(range.upperBound)")
+                path: path, value: String(value) + suffix, range: "\(range.lowerBound)...\(range.upperBound)" + suffix)
         }
         return value
     }

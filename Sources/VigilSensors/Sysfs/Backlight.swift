@@ -12,34 +12,58 @@ public struct Backlight: Sendable, Equatable, Encodable, CustomStringConvertible
     public let actualBrightness: Int
     /// The actual brightness as a fraction of the maximum, 0...1.
     public let fraction: Double
+    /// What is not shown as reported, one line each naming the file: an `actual_brightness` above the maximum
+    /// (clamped to it), one that cannot be read or parsed (the requested brightness is used). Empty normally.
+    public let notes: [String]
 
     /// Builds a backlight from attribute texts keyed by attribute name; pure, it never reads files.
     ///
+    /// An `actual_brightness` above `max_brightness` (some panels' firmware over-reports) is clamped to the maximum,
+    /// a fraction of 1.0, with a note; one that does not parse is replaced by `brightness`, with a note.
+    ///
     /// - Throws: A ``SensorError`` naming the attribute under `origin` that is missing, does not parse, or lies outside
-    ///   0...`max_brightness` (a maximum of 0 is out of range too).
+    ///   its range: `max_brightness` 1...2³¹−1, `brightness` 0...`max_brightness`.
     public static func parse(name: String, attributes: [String: String], origin: String) throws(SensorError)
         -> Backlight
     {
-        guard let maximumText = attributes["max_brightness"] else {
-            throw SensorError.notFound(path: origin + "/max_brightness")
+        try parse(name: name, read: AttributeTexts(texts: attributes), origin: origin)
+    }
+
+    /// Builds a backlight from attribute texts and the attributes that could not be read.
+    static func parse(name: String, read: AttributeTexts, origin: String) throws(SensorError) -> Backlight {
+        for required in ["max_brightness", "brightness"] {
+            if let failure = read.failures[required] { throw failure }
+            guard read.texts[required] != nil else { throw SensorError.notFound(path: origin + "/" + required) }
         }
-        guard let brightnessText = attributes["brightness"] else {
-            throw SensorError.notFound(path: origin + "/brightness")
-        }
-        let maximum = try AttributeParser.integer(maximumText, path: origin + "/max_brightness", in: 1...Int(Int32.max))
-        let brightness = try AttributeParser.integer(brightnessText, path: origin + "/brightness", in: 0...maximum)
-        let actual = try attributes["actual_brightness"].map { (text) throws(SensorError) in
-            try AttributeParser.integer(text, path: origin + "/actual_brightness", in: 0...maximum)
+        let maximum = try AttributeParser.integer(
+            read.texts["max_brightness"] ?? "", path: origin + "/max_brightness", in: 1...Int(Int32.max))
+        let brightness = try AttributeParser.integer(
+            read.texts["brightness"] ?? "", path: origin + "/brightness", in: 0...maximum)
+        var notes: [String] = []
+        var actual = brightness
+        do throws(SensorError) {
+            if let failure = read.failures["actual_brightness"] { throw failure }
+            if let text = read.texts["actual_brightness"] {
+                let path = origin + "/actual_brightness"
+                let reported = try AttributeParser.integer(text, path: path, in: 0...Int.max)
+                if reported > maximum {
+                    notes.append("\(path): \(reported) is above max_brightness \(maximum); clamped to \(maximum)")
+                }
+                actual = min(reported, maximum)
+            }
+        } catch {
+            notes.append(error.description + "; the requested brightness is shown")
         }
         return Backlight(
-            name: name, brightness: brightness, maximumBrightness: maximum, actualBrightness: actual ?? brightness,
-            fraction: Double(actual ?? brightness) / Double(maximum))
+            name: name, brightness: brightness, maximumBrightness: maximum, actualBrightness: actual,
+            fraction: Double(actual) / Double(maximum), notes: notes)
     }
 
     /// The attributes a backlight reading is built from.
     static let attributeNames = ["brightness", "max_brightness", "actual_brightness"]
 
     public var description: String {
-        "\(name): " + UnitFormat.percent(fraction) + " (\(actualBrightness)/\(maximumBrightness))"
+        let notesSuffix = notes.isEmpty ? "" : " [" + notes.joined(separator: "; ") + "]"
+        return "\(name): " + UnitFormat.percent(fraction) + " (\(actualBrightness)/\(maximumBrightness))" + notesSuffix
     }
 }

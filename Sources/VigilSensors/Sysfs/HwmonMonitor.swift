@@ -14,7 +14,7 @@ extension PolledMonitor where Value == HwmonReading {
             availability: {
                 SysfsClass.availability(root: root, className: "hwmon", noun: "hardware-monitoring chips")
             },
-            read: { () throws(SensorError) in HwmonReading(chips: try HwmonChip.read(root: root)) })
+            read: { () throws(SensorError) in try HwmonReading.read(root: root) })
     }
 }
 
@@ -22,11 +22,26 @@ extension PolledMonitor where Value == HwmonReading {
 public struct HwmonReading: Sendable, Equatable, Encodable, CustomStringConvertible {
     /// The chips, by directory name.
     public let chips: [HwmonChip]
+    /// Entries of the class directory that are not readable chips (a link loop, a chip without a readable `name`),
+    /// each naming its path and what is wrong; they are left out of ``chips``.
+    public let problems: [String]
 
     /// Creates a reading.
-    public init(chips: [HwmonChip]) { self.chips = chips }
+    public init(chips: [HwmonChip], problems: [String] = []) {
+        self.chips = chips
+        self.problems = problems
+    }
+
+    /// Reads every chip under `root`/class/hwmon; one bad input or chip hides only itself.
+    ///
+    /// - Throws: A ``SensorError`` only when the class directory exists but cannot be listed.
+    public static func read(root: String = "/sys") throws(SensorError) -> HwmonReading {
+        let read = try HwmonChip.readClass(root: root)
+        return HwmonReading(chips: read.devices, problems: read.problems)
+    }
 
     public var description: String {
-        chips.isEmpty ? "no hardware monitors" : chips.map(\.description).joined(separator: "; ")
+        let lines = chips.map(\.description) + problems
+        return lines.isEmpty ? "no hardware monitors" : lines.joined(separator: "; ")
     }
 }

@@ -14,38 +14,40 @@ final class OpenAttribute: Sendable {
     /// The `f_type` of sysfs in `statfs(2)` (`SYSFS_MAGIC` in `linux/magic.h`).
     static let sysfsMagic = 0x6265_6572
 
-    /// Opens `path` non-blocking, read-only or read-write.
+    /// Opens `path` non-blocking, read-only or read-write, refusing anything but a regular file.
     ///
-    /// - Throws: ``SensorError/notFound(path:)``, ``SensorError/permissionDenied(path:)`` or another mapped error.
+    /// - Throws: ``SensorError/notFound(path:)``, ``SensorError/permissionDenied(path:)``,
+    ///   ``SensorError/wrongFileType(path:found:expected:)`` or another mapped error.
     init(path: String, writable: Bool = false) throws(SensorError) {
         self.path = path
-        let flags = (writable ? O_RDWR : O_RDONLY) | O_NONBLOCK | O_CLOEXEC
-        do {
-            descriptor = FileDescriptor(try retryingOnInterrupt { open(path, flags) })
-        } catch {
-            throw SensorError.from(error, call: "open", path: path)
-        }
+        descriptor = try SysfsFile.openRegularFile(path, flags: writable ? O_RDWR : O_RDONLY)
     }
 
     /// The raw descriptor, for the event loop.
     var rawValue: Int32 { descriptor.rawValue }
 
     /// Reads the whole attribute from offset 0, trailing newlines removed. Wraps `pread(2)`.
+    ///
+    /// - Throws: ``SensorError/fileTooLarge(path:limit:)`` past ``SysfsFile/attributeLimit`` bytes, or the mapped
+    ///   error of `pread`.
     func readText() throws(SensorError) -> String {
+        let limit = SysfsFile.attributeLimit
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 4096)
         while true {
             let offset = off_t(bytes.count)
+            let wanted = min(chunk.count, limit + 1 - bytes.count)
             let count: Int
             do {
                 count = try retryingOnInterrupt {
-                    chunk.withUnsafeMutableBytes { pread(descriptor.rawValue, $0.baseAddress, $0.count, offset) }
+                    chunk.withUnsafeMutableBytes { pread(descriptor.rawValue, $0.baseAddress, wanted, offset) }
                 }
             } catch {
                 throw SensorError.from(error, call: "pread", path: path)
             }
             if count == 0 { break }
             bytes += chunk[0..<count]
+            if bytes.count > limit { throw .fileTooLarge(path: path, limit: limit) }
         }
         var text = String(decoding: bytes, as: UTF8.self)
         while text.last == "\n" { text.removeLast() }

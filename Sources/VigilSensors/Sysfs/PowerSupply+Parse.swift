@@ -9,34 +9,51 @@ extension PowerSupply {
 
     /// Builds a reading from attribute texts keyed by attribute name (`"energy_now"` → `"48000000"`).
     ///
-    /// Pure: it never reads files. `origin` is the device directory or uevent named in errors.
+    /// Pure: it never reads files. `origin` is the device directory or uevent named in notes. One bad attribute
+    /// hides only itself: an attribute that does not parse or lies outside what the kernel documents is left out
+    /// (its field is `nil`) and said in ``notes``, naming the file and quoting the value in the attribute's own
+    /// units. Every documented value is accepted: `online` 0, 1 or 2 (online, programmable), every `type` (the USB
+    /// charger types count as ``Kind-swift.enum/usb``; a string this version does not know is
+    /// ``Kind-swift.enum/unknown`` with a note), and a `capacity` above 100 % (kept, with a note).
     ///
-    /// - Throws: ``SensorError/malformedValue(path:text:expected:)`` or ``SensorError/valueOutOfRange(path:value:range:)``
-    ///   naming the first attribute that does not parse.
+    /// - Throws: Nothing today; a bad attribute is a note. The signature stays throwing for source compatibility.
     public static func parse(name: String, attributes: [String: String], origin: String) throws(SensorError)
         -> PowerSupply
     {
-        let fields = Fields(attributes: attributes, origin: origin)
-        let kind = try fields.enumeration("type", Kind.self, table: kindTable) ?? .unknown
-        let status = try fields.enumeration("status", Status.self, table: statusTable)
-        let energy = try fields.store("energy")
-        let charge = try fields.store("charge")
-        let power = try fields.micro("power_now").map(abs)
-        let current = try fields.micro("current_now").map(abs)
+        parse(name: name, read: AttributeTexts(texts: attributes), origin: origin)
+    }
+
+    /// Builds a reading from attribute texts and the attributes that could not be read, each failure a note.
+    static func parse(name: String, read: AttributeTexts, origin: String) -> PowerSupply {
+        var fields = Fields(attributes: read.texts, origin: origin)
+        for (attribute, error) in read.failures.sorted(by: { $0.key < $1.key })
+        where attributeNames.contains(attribute) {
+            fields.notes.append(error.description)
+        }
+        let kind = fields.enumeration("type", table: kindTable, unknown: Kind.unknown) ?? .unknown
+        let status = fields.enumeration("status", table: statusTable, unknown: Status.unknown)
+        let energy = fields.store("energy", unit: "µWh")
+        let charge = fields.store("charge", unit: "µAh")
+        let power = fields.micro("power_now").map(abs)
+        let current = fields.micro("current_now").map(abs)
         let derived = Times(
             status: status, energy: energy, charge: charge, power: power, current: current,
-            kernelEmpty: try fields.seconds("time_to_empty_now"), kernelFull: try fields.seconds("time_to_full_now"))
+            kernelEmpty: fields.seconds("time_to_empty_now"), kernelFull: fields.seconds("time_to_full_now"))
+        let online = fields.integer("online", in: 0...2, unit: "").map { $0 != 0 }
+        let present = fields.flag("present")
+        let scope = fields.enumeration("scope", table: scopeTable, unknown: Scope.unknown) ?? .system
+        let capacity = fields.capacity()
+        let level = fields.enumeration("capacity_level", table: levelTable, unknown: CapacityLevel.unknown)
+        let voltage = fields.micro("voltage_now")
+        let temperature = fields.integer("temp", in: -2731...10_000, unit: "tenths of °C").map { Double($0) / 10 }
+        let technology = fields.enumeration("technology", table: technologyTable, unknown: Technology.unknown)
+        let cycles = fields.integer("cycle_count", in: -1...Int(Int32.max), unit: "").flatMap { $0 < 0 ? nil : $0 }
         return PowerSupply(
-            name: name, kind: kind, isOnline: try fields.flag("online"), isPresent: try fields.flag("present"),
-            scope: try fields.enumeration("scope", Scope.self, table: scopeTable) ?? .system, status: status,
-            capacityPercent: try fields.integer("capacity", in: 0...100),
-            capacityLevel: try fields.enumeration("capacity_level", CapacityLevel.self, table: levelTable),
-            energy: energy, charge: charge, powerWatts: power, currentAmperes: current,
-            voltageVolts: try fields.micro("voltage_now"),
-            temperatureCelsius: try fields.integer("temp", in: -2731...10_000).map { Double($0) / 10 },
-            technology: try fields.enumeration("technology", Technology.self, table: technologyTable),
-            cycleCount: try fields.integer("cycle_count", in: -1...1_000_000).flatMap { $0 < 0 ? nil : $0 },
-            timeToEmptySeconds: derived.toEmpty, timeToFullSeconds: derived.toFull)
+            name: name, kind: kind, isOnline: online, isPresent: present, scope: scope, status: status,
+            capacityPercent: capacity, capacityLevel: level, energy: energy, charge: charge, powerWatts: power,
+            currentAmperes: current, voltageVolts: voltage, temperatureCelsius: temperature, technology: technology,
+            cycleCount: cycles, timeToEmptySeconds: derived.toEmpty, timeToFullSeconds: derived.toFull,
+            notes: fields.notes)
     }
 
     /// Turns uevent text (`POWER_SUPPLY_ENERGY_NOW=48000000` lines) into attribute texts keyed by attribute name.
@@ -67,8 +84,13 @@ extension PowerSupply {
         return (name, attributes)
     }
 
+    /// Every `type` of `power_supply_type_text` in the kernel. Chargers detected on a USB port ("USB_DCP",
+    /// "USB_CDP", "USB_ACA", "USB_C", "USB_PD", "USB_PD_DRP", Apple's "BrickID"), which older kernels report as the
+    /// type rather than in `usb_type`, are USB supplies.
     private static let kindTable: [String: Kind] = [
-        "Battery": .battery, "Mains": .mains, "USB": .usb, "UPS": .ups, "Wireless": .wireless,
+        "Battery": .battery, "Mains": .mains, "USB": .usb, "UPS": .ups, "Wireless": .wireless, "Unknown": .unknown,
+        "USB_DCP": .usb, "USB_CDP": .usb, "USB_ACA": .usb, "USB_C": .usb, "USB_PD": .usb, "USB_PD_DRP": .usb,
+        "BrickID": .usb,
     ]
     private static let statusTable: [String: Status] = [
         "Charging": .charging, "Discharging": .discharging, "Not charging": .notCharging, "Full": .full,
@@ -84,54 +106,97 @@ extension PowerSupply {
     ]
 }
 
-/// Typed access to one supply's attribute texts.
+/// Typed access to one supply's attribute texts; an attribute that does not parse gives `nil` and a note.
 private struct Fields {
     let attributes: [String: String]
     let origin: String
+    /// What was left out or adjusted, one line per attribute, naming its file.
+    var notes: [String] = []
+
+    init(attributes: [String: String], origin: String) {
+        self.attributes = attributes
+        self.origin = origin
+    }
 
     func path(_ name: String) -> String { origin + "/" + name }
 
-    func integer(_ name: String, in range: ClosedRange<Int>) throws(SensorError) -> Int? {
-        guard let text = attributes[name] else { return nil }
-        return try AttributeParser.integer(text, path: path(name), in: range)
-    }
-
-    /// A micro-unit attribute (µWh, µAh, µW, µA, µV) in whole units.
-    func micro(_ name: String) throws(SensorError) -> Double? {
-        guard let text = attributes[name] else { return nil }
-        return Double(try AttributeParser.integer(text, path: path(name))) / 1_000_000
-    }
-
-    func seconds(_ name: String) throws(SensorError) -> Double? {
-        try integer(name, in: 0...Int(Int32.max)).map(Double.init)
-    }
-
-    func flag(_ name: String) throws(SensorError) -> Bool? {
-        guard let text = attributes[name] else { return nil }
-        return try AttributeParser.flag(text, path: path(name))
-    }
-
-    func store(_ prefix: String) throws(SensorError) -> PowerSupply.Store? {
-        let now = try micro(prefix + "_now")
-        let full = try micro(prefix + "_full")
-        let design = try micro(prefix + "_full_design")
-        if now == nil && full == nil && design == nil { return nil }
-        for (suffix, value) in [("_now", now), ("_full", full), ("_full_design", design)] {
-            if let value, value < 0 {
-                throw SensorError.valueOutOfRange(path: path(prefix + suffix), value: String(value), range: "≥ 0")
-            }
+    /// The value of `parse`, or `nil` with a note when it throws.
+    mutating func noting<T>(_ parse: () throws(SensorError) -> T?) -> T? {
+        do {
+            return try parse()
+        } catch {
+            notes.append(error.description)
+            return nil
         }
+    }
+
+    mutating func integer(_ name: String, in range: ClosedRange<Int>, unit: String) -> Int? {
+        guard let text = attributes[name] else { return nil }
+        let path = path(name)
+        return noting { () throws(SensorError) in try AttributeParser.integer(text, path: path, in: range, unit: unit) }
+    }
+
+    /// A micro-unit attribute (µW, µA, µV) in whole units.
+    mutating func micro(_ name: String) -> Double? {
+        guard let text = attributes[name] else { return nil }
+        let path = path(name)
+        return noting { () throws(SensorError) in Double(try AttributeParser.integer(text, path: path)) / 1_000_000 }
+    }
+
+    /// A stored amount (µWh, µAh) in whole units; negative amounts are refused, quoting the raw value.
+    mutating func amount(_ name: String, unit: String) -> Double? {
+        guard let text = attributes[name] else { return nil }
+        let path = path(name)
+        return noting { () throws(SensorError) in
+            let raw = try AttributeParser.integer(text, path: path)
+            guard raw >= 0 else {
+                throw SensorError.valueOutOfRange(
+                    path: path, value: "\(raw) \(unit)", range: "≥ 0 \(unit) (a stored amount cannot be negative)")
+            }
+            return Double(raw) / 1_000_000
+        }
+    }
+
+    mutating func seconds(_ name: String) -> Double? {
+        integer(name, in: 0...Int(Int32.max), unit: "s").map(Double.init)
+    }
+
+    mutating func flag(_ name: String) -> Bool? {
+        guard let text = attributes[name] else { return nil }
+        let path = path(name)
+        return noting { () throws(SensorError) in try AttributeParser.flag(text, path: path) }
+    }
+
+    /// `capacity` in percent: above 100 is kept with a note (a gauge that over-reads), below 0 is left out.
+    mutating func capacity() -> Int? {
+        guard let value = integer("capacity", in: 0...Int(Int32.max), unit: "%") else { return nil }
+        if value > 100 {
+            let path = path("capacity")
+            notes.append("\(path): \(value) % is above 100 % (the fuel gauge over-reads); shown as reported")
+        }
+        return value
+    }
+
+    mutating func store(_ prefix: String, unit: String) -> PowerSupply.Store? {
+        let keys = [prefix + "_now", prefix + "_full", prefix + "_full_design"]
+        guard keys.contains(where: { attributes[$0] != nil }) else { return nil }
+        let now = amount(keys[0], unit: unit)
+        let full = amount(keys[1], unit: unit)
+        let design = amount(keys[2], unit: unit)
+        if now == nil && full == nil && design == nil { return nil }
         return PowerSupply.Store(now: now, full: full, fullDesign: design)
     }
 
-    func enumeration<T>(_ name: String, _ type: T.Type, table: [String: T]) throws(SensorError) -> T? {
+    /// The table's value for the attribute's word; a word the table lacks gives `unknown` and a note.
+    mutating func enumeration<T>(_ name: String, table: [String: T], unknown: T) -> T? {
         guard let text = attributes[name] else { return nil }
         let word = text.trimmingWhitespace()
-        guard let value = table[word] else {
-            let known = table.keys.sorted().joined(separator: ", ")
-            throw SensorError.malformedValue(path: path(name), text: text, expected: "one of \(known)")
-        }
-        return value
+        if let value = table[word] { return value }
+        let known = table.keys.sorted().joined(separator: ", ")
+        notes.append(
+            SensorError.malformedValue(path: path(name), text: text, expected: "one of \(known)").description
+                + "; shown as unknown")
+        return unknown
     }
 }
 

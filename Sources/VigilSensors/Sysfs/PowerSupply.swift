@@ -8,7 +8,8 @@ public struct PowerSupply: Sendable, Equatable, Encodable, CustomStringConvertib
     public let name: String
     /// What kind of supply this is (the `type` attribute).
     public let kind: Kind
-    /// For mains, USB and wireless supplies: whether power is connected (`online`).
+    /// For mains, USB and wireless supplies: whether power is connected (`online` is 1, or 2 for a USB PD
+    /// programmable supply).
     public let isOnline: Bool?
     /// For batteries: whether the battery is inserted (`present`).
     public let isPresent: Bool?
@@ -16,7 +17,8 @@ public struct PowerSupply: Sendable, Equatable, Encodable, CustomStringConvertib
     public let scope: Scope
     /// For batteries: charging state (`status`).
     public let status: Status?
-    /// For batteries: state of charge in percent, 0...100 (`capacity`).
+    /// For batteries: state of charge in percent (`capacity`), 0...100; a gauge that over-reads may report more,
+    /// which is kept as reported, with a note.
     public let capacityPercent: Int?
     /// For batteries: coarse charge level (`capacity_level`).
     public let capacityLevel: CapacityLevel?
@@ -42,6 +44,10 @@ public struct PowerSupply: Sendable, Equatable, Encodable, CustomStringConvertib
     /// Seconds until full while charging: from the kernel's `time_to_full_now` or derived from the missing energy
     /// (charge) divided by power (current) now.
     public let timeToFullSeconds: Double?
+    /// What the kernel reported that is not shown as is, one line per attribute naming its file: an attribute left
+    /// out because it could not be read or parsed (its field is `nil`), a value outside its documented range, a
+    /// `type` or other word this version does not know. Empty for a supply read cleanly.
+    public let notes: [String]
 
     /// Now, full and design-full amounts of a battery store, in Wh for energy or Ah for charge.
     public struct Store: Sendable, Equatable, Encodable {
@@ -103,10 +109,15 @@ public struct PowerSupply: Sendable, Equatable, Encodable, CustomStringConvertib
             if let seconds = timeToEmptySeconds { parts.append(UnitFormat.duration(seconds: seconds) + " to empty") }
             if let seconds = timeToFullSeconds { parts.append(UnitFormat.duration(seconds: seconds) + " to full") }
             if let temperatureCelsius { parts.append(UnitFormat.fixed(temperatureCelsius) + " °C") }
-            return parts.joined(separator: ", ")
+            return parts.joined(separator: ", ") + notesSuffix
         default:
             let state = isOnline.map { $0 ? "online" : "offline" } ?? "state unknown"
-            return "\(name): \(kind.rawValue) \(state)"
+            return "\(name): \(kind.rawValue) \(state)" + notesSuffix
         }
+    }
+
+    /// The notes in brackets after the one-line form, or nothing.
+    private var notesSuffix: String {
+        notes.isEmpty ? "" : " [" + notes.joined(separator: "; ") + "]"
     }
 }

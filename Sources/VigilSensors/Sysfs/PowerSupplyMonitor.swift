@@ -6,9 +6,9 @@ import Vigil
 ///
 /// - **Change uevents** (optional, `changes`): the properties of each `power_supply` uevent. A `change` event carries
 ///   the supply's full snapshot (`POWER_SUPPLY_*`), which replaces that supply's reading without touching sysfs; an
-///   `add` or `remove` event, or a snapshot that cannot be parsed or lacks `POWER_SUPPLY_TYPE` (older kernels),
-///   re-reads the whole class directory. Pass a ``DeviceMonitor``'s events filtered to the `power_supply`
-///   subsystem, or any observable for tests and captures.
+///   `add` or `remove` event, or a snapshot with a value that does not parse (a note) or that lacks
+///   `POWER_SUPPLY_TYPE` (older kernels), re-reads the whole class directory. Pass a ``DeviceMonitor``'s events
+///   filtered to the `power_supply` subsystem, or any observable for tests and captures.
 /// - **Polling** every `pollInterval` (default 30 s), the fallback when no uevents arrive.
 /// - **Settling**: when an external supply goes on- or offline, the supplies are re-read every second for
 ///   `settleCount` seconds, because batteries do not always announce the switch between charging and discharging.
@@ -110,7 +110,8 @@ public final class PowerSupplyMonitor: Source {
         var externalChanged = false
         driver.publish { (last) throws(SensorError) in
             guard properties["ACTION"] == "change", let name, attributes["type"] != nil, let last,
-                let supply = try? PowerSupply.parse(name: name, attributes: attributes, origin: "uevent of \(name)")
+                let supply = try? PowerSupply.parse(name: name, attributes: attributes, origin: "uevent of \(name)"),
+                supply.notes.isEmpty
             else {
                 let reading = try PowerSupplyReading.read(root: root)
                 externalChanged = Self.externalOnline(last) != Self.externalOnline(reading)
@@ -118,7 +119,8 @@ public final class PowerSupplyMonitor: Source {
             }
             let previous = last.supplies.first { $0.name == name }
             externalChanged = supply.kind != .battery && previous?.isOnline != supply.isOnline
-            return PowerSupplyReading(supplies: last.supplies.filter { $0.name != name } + [supply])
+            return PowerSupplyReading(
+                supplies: last.supplies.filter { $0.name != name } + [supply], problems: last.problems)
         }
         if externalChanged { settle() }
     }

@@ -16,13 +16,21 @@ public struct PowerSupplyReading: Sendable, Equatable, Encodable, CustomStringCo
     public let supplies: [PowerSupply]
     /// Where the power comes from, derived from ``supplies``.
     public let powerSource: PowerSource
+    /// Entries of the class directory that are not readable supplies (a symbolic-link loop, a stray file), each
+    /// naming its path and what is wrong; they are left out of ``supplies``.
+    public let problems: [String]
 
     /// Builds a reading from supplies; peripheral batteries (scope `Device`) never count as the system battery.
     ///
     /// With a system battery, the power source is external when a mains, USB or wireless supply is online; when no
     /// such supply reports `online`, a charging battery means external power, anything else battery power.
-    public init(supplies: [PowerSupply]) {
+    ///
+    /// - Parameters:
+    ///   - supplies: The supplies, in any order.
+    ///   - problems: Class entries that could not be read as supplies.
+    public init(supplies: [PowerSupply], problems: [String] = []) {
         self.supplies = supplies.sorted { $0.name < $1.name }
+        self.problems = problems
         let batteries = supplies.filter { $0.kind == .battery && $0.scope != .device && $0.isPresent != false }
         let external = supplies.filter { $0.kind != .battery && $0.isOnline != nil }
         if batteries.isEmpty {
@@ -43,33 +51,21 @@ public struct PowerSupplyReading: Sendable, Equatable, Encodable, CustomStringCo
     }
 
     public var description: String {
-        ([powerSource.rawValue] + supplies.map(\.description)).joined(separator: "; ")
+        ([powerSource.rawValue] + supplies.map(\.description) + problems).joined(separator: "; ")
     }
 
     /// Reads every supply under `root`/class/power_supply.
     ///
-    /// A supply whose directory disappears between listing and reading is left out; an absent class directory
-    /// means no supplies (a kernel without `CONFIG_POWER_SUPPLY` has none to report).
+    /// One bad attribute hides only itself (see ``PowerSupply/parse(name:attributes:origin:)``), and one bad entry
+    /// (a link loop, a file) only itself, in ``problems``. A supply whose directory disappears between listing and
+    /// reading is left out; an absent class directory means no supplies (a kernel without `CONFIG_POWER_SUPPLY` has
+    /// none to report).
     ///
-    /// - Throws: A ``SensorError`` for an attribute that cannot be read or parsed.
+    /// - Throws: A ``SensorError`` only when the class directory exists but cannot be listed.
     public static func read(root: String = "/sys") throws(SensorError) -> PowerSupplyReading {
-        let classPath = root + "/class/power_supply"
-        let names: [String]
-        do {
-            names = try SysfsFile.listDirectory(classPath)
-        } catch .notFound {
-            names = []
-        }
-        var supplies: [PowerSupply] = []
-        for name in names {
-            let directory = classPath + "/" + name
-            do {
-                let attributes = try SysfsFile.readAttributes(in: directory, names: PowerSupply.attributeNames)
-                supplies.append(try PowerSupply.parse(name: name, attributes: attributes, origin: directory))
-            } catch .vanished {
-                continue
-            }
-        }
-        return PowerSupplyReading(supplies: supplies)
+        let read = try SysfsClass.read(
+            root: root, className: "power_supply", attributes: { _ in PowerSupply.attributeNames },
+            parse: { (name, texts, origin) in PowerSupply.parse(name: name, read: texts, origin: origin) })
+        return PowerSupplyReading(supplies: read.devices, problems: read.problems)
     }
 }

@@ -1,32 +1,25 @@
 extension ThermalZone {
     /// Reads every zone under `root`/class/thermal (cooling devices are skipped).
     ///
-    /// A zone whose `temp` refuses to be read (some firmware zones answer `EINVAL` or `ENODATA`) is reported with a
-    /// `nil` temperature rather than failing the whole reading.
+    /// One bad attribute hides only itself (see ``parse(name:attributes:origin:)``); a zone whose `temp` refuses to
+    /// be read (some firmware zones answer `EINVAL` or `ENODATA`) is reported with a `nil` temperature and a note.
+    /// Entries that are not readable zones are left out; ``ThermalReading/read(root:)`` lists them.
     ///
-    /// - Throws: A ``SensorError`` for an attribute that cannot be read or parsed.
+    /// - Throws: A ``SensorError`` only when the class directory exists but cannot be listed.
     public static func read(root: String = "/sys") throws(SensorError) -> [ThermalZone] {
+        try readClass(root: root).devices
+    }
+
+    /// The zones and the entries that could not be read.
+    static func readClass(root: String) throws(SensorError) -> SysfsClass.Devices<ThermalZone> {
         try SysfsClass.read(
             root: root, className: "thermal", include: { $0.hasPrefix("thermal_zone") },
             attributes: { (directory) throws(SensorError) in
                 let entries = try SysfsFile.listDirectory(directory)
                 let trips = entries.filter { $0.hasPrefix("trip_point_") && $0.hasSuffix("_type") }.count
-                return attributeNames(tripCount: trips).filter { $0 != "temp" }
+                return attributeNames(tripCount: trips)
             },
-            parse: { (name, attributes, origin) throws(SensorError) in
-                var attributes = attributes
-                attributes["temp"] = try readTemperature(origin + "/temp")
-                return try parse(name: name, attributes: attributes, origin: origin)
-            })
-    }
-
-    /// The `temp` text, or `nil` when the zone refuses the read or has no sensor.
-    private static func readTemperature(_ path: String) throws(SensorError) -> String? {
-        do {
-            return try SysfsFile.readText(path)
-        } catch .systemCall, .notFound(path: path) {
-            return nil
-        }
+            parse: { (name, read, origin) throws(SensorError) in try parse(name: name, read: read, origin: origin) })
     }
 }
 
@@ -34,23 +27,29 @@ extension HwmonChip {
     /// Reads every chip under `root`/class/hwmon.
     ///
     /// Older drivers keep their attributes in the chip's `device/` subdirectory; those are read when the chip
-    /// directory itself has no `name`.
+    /// directory itself has no `name`. One bad input hides only itself (see ``parse(name:attributes:origin:)``);
+    /// chips without a readable `name` are left out, and ``HwmonReading/read(root:)`` lists them.
     ///
-    /// - Throws: A ``SensorError`` for an attribute that cannot be read or parsed.
+    /// - Throws: A ``SensorError`` only when the class directory exists but cannot be listed.
     public static func read(root: String = "/sys") throws(SensorError) -> [HwmonChip] {
+        try readClass(root: root).devices
+    }
+
+    /// The chips and the entries that could not be read.
+    static func readClass(root: String) throws(SensorError) -> SysfsClass.Devices<HwmonChip> {
         try SysfsClass.read(
             root: root, className: "hwmon",
             attributes: { (directory) throws(SensorError) in
                 try SysfsFile.listDirectory(directory).filter(isRelevant)
             },
-            parse: { (name, attributes, origin) throws(SensorError) in
-                if attributes["name"] == nil, SysfsFile.exists(origin + "/device/name") {
+            parse: { (name, read, origin) throws(SensorError) in
+                if read.texts["name"] == nil, read.failures["name"] == nil, SysfsFile.exists(origin + "/device/name") {
                     let device = origin + "/device"
                     let names = try SysfsFile.listDirectory(device).filter(isRelevant)
-                    let texts = try SysfsFile.readAttributes(in: device, names: names)
-                    return try parse(name: name, attributes: texts, origin: device)
+                    let texts = try SysfsFile.readAttributeTexts(in: device, names: names)
+                    return try parse(name: name, read: texts, origin: device)
                 }
-                return try parse(name: name, attributes: attributes, origin: origin)
+                return try parse(name: name, read: read, origin: origin)
             })
     }
 }
@@ -58,12 +57,14 @@ extension HwmonChip {
 extension Backlight {
     /// Reads every backlight under `root`/class/backlight.
     ///
-    /// - Throws: A ``SensorError`` for an attribute that cannot be read or parsed.
+    /// A backlight whose `brightness` or `max_brightness` cannot be read or parsed is left out; an
+    /// `actual_brightness` above the maximum is clamped, with a note.
+    ///
+    /// - Throws: A ``SensorError`` only when the class directory exists but cannot be listed.
     public static func read(root: String = "/sys") throws(SensorError) -> [Backlight] {
         try SysfsClass.read(
             root: root, className: "backlight", attributes: { _ in attributeNames },
-            parse: { (name, attributes, origin) throws(SensorError) in
-                try parse(name: name, attributes: attributes, origin: origin)
-            })
+            parse: { (name, read, origin) throws(SensorError) in try parse(name: name, read: read, origin: origin) }
+        ).devices
     }
 }

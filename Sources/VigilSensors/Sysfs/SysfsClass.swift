@@ -1,34 +1,72 @@
+import Glibc
+
 /// Walks the devices of one `/sys/class/<name>` directory and builds a reading per device.
 enum SysfsClass {
+    /// The devices read from one class directory, and what could not be read.
+    struct Devices<Device> {
+        /// The devices, in entry-name order.
+        var devices: [Device] = []
+        /// One line per entry that is not a readable device (a symbolic-link loop, a file, a device whose identity
+        /// attribute is bad), naming its path and saying what is wrong.
+        var problems: [String] = []
+    }
+
     /// Reads every device of class `className` under `root` whose name passes `include`.
     ///
-    /// `attributes` lists the attribute names to read for a device directory (it may list the directory); a device
-    /// whose directory disappears while it is read is left out. An absent class directory means no devices.
+    /// One bad entry hides only itself: an entry that is not a directory (a link loop, a stray file) and a device
+    /// whose `attributes` or `parse` throws are reported in ``Devices/problems``, and the others are read. A device
+    /// whose directory disappears while it is read (a dangling link, an unplug) is left out silently. An absent class
+    /// directory means no devices.
     ///
-    /// - Throws: The first ``SensorError`` from reading or `parse`.
+    /// - Parameters:
+    ///   - attributes: The attribute names to read for a device directory (it may list the directory).
+    ///   - parse: Builds a device from its attribute texts; it decides which bad attribute hides what.
+    /// - Throws: A ``SensorError`` only when the class directory exists but cannot be listed.
     static func read<Device>(
         root: String, className: String, include: (String) -> Bool = { _ in true },
         attributes: (String) throws(SensorError) -> [String],
-        parse: (_ name: String, _ attributes: [String: String], _ origin: String) throws(SensorError) -> Device
-    ) throws(SensorError) -> [Device] {
+        parse: (_ name: String, _ read: AttributeTexts, _ origin: String) throws(SensorError) -> Device
+    ) throws(SensorError) -> Devices<Device> {
         let classPath = root + "/class/" + className
         let names: [String]
         do {
             names = try SysfsFile.listDirectory(classPath)
         } catch .notFound {
-            return []
+            return Devices()
         }
-        var devices: [Device] = []
+        var result = Devices<Device>()
         for name in names where include(name) {
             let directory = classPath + "/" + name
             do {
-                let texts = try SysfsFile.readAttributes(in: directory, names: try attributes(directory))
-                devices.append(try parse(name, texts, directory))
+                guard try isDeviceDirectory(directory) else { continue }
+                let read = try SysfsFile.readAttributeTexts(in: directory, names: try attributes(directory))
+                result.devices.append(try parse(name, read, directory))
             } catch .vanished, .notFound(path: directory) {
                 continue
+            } catch {
+                result.problems.append(error.description)
             }
         }
-        return devices
+        return result
+    }
+
+    /// Whether the class entry at `directory` is a device directory; false when it has gone (a dangling link).
+    ///
+    /// - Throws: ``SensorError/wrongFileType(path:found:expected:)`` for a file, or
+    ///   ``SensorError/unavailable(source:reason:)`` when the entry cannot be followed (a symbolic-link loop).
+    static func isDeviceDirectory(_ directory: String) throws(SensorError) -> Bool {
+        let kind: FileKind
+        do {
+            kind = try FileKind.of(path: directory)
+        } catch {
+            if error == .noSuchFileOrDirectory { return false }
+            let why = error.rawValue == ELOOP ? "it is a symbolic-link loop" : "it cannot be followed: \(error)"
+            throw SensorError.unavailable(source: directory, reason: "\(why); skipped, not a device")
+        }
+        guard kind == .directory else {
+            throw SensorError.wrongFileType(path: directory, found: "\(kind)", expected: "a device directory")
+        }
+        return true
     }
 
     /// The class directory path, for availability checks and messages.

@@ -4,14 +4,36 @@ extension SysfsFile {
     /// A missing attribute is left out (drivers expose different subsets); any other failure is thrown. If the
     /// directory itself has gone, throws ``SensorError/vanished(path:)``.
     static func readAttributes(in directory: String, names: [String]) throws(SensorError) -> [String: String] {
-        var values: [String: String] = [:]
+        let read = try readAttributeTexts(in: directory, names: names)
+        if let failure = read.failures.sorted(by: { $0.key < $1.key }).first { throw failure.value }
+        return read.texts
+    }
+
+    /// Reads every attribute named in `names` that exists in `directory`, keeping each failure beside the texts.
+    ///
+    /// One bad attribute hides only itself: a missing attribute is left out, and one that cannot be read (refused,
+    /// a FIFO, too large, an I/O error) is reported in ``AttributeTexts/failures`` while the others are read.
+    ///
+    /// - Throws: ``SensorError/vanished(path:)`` only, when the directory itself has gone.
+    static func readAttributeTexts(in directory: String, names: [String]) throws(SensorError) -> AttributeTexts {
+        var result = AttributeTexts()
         for name in names {
             do {
-                values[name] = try readText(directory + "/" + name)
+                result.texts[name] = try readText(directory + "/" + name)
             } catch .notFound {
                 if !exists(directory) { throw SensorError.vanished(path: directory) }
+            } catch {
+                result.failures[name] = error
             }
         }
-        return values
+        return result
     }
+}
+
+/// The attribute texts of one device directory, and the attributes that could not be read.
+struct AttributeTexts: Sendable, Equatable {
+    /// Attribute text (trailing newline removed) by attribute name.
+    var texts: [String: String] = [:]
+    /// Why an attribute that exists could not be read, by attribute name.
+    var failures: [String: SensorError] = [:]
 }

@@ -15,7 +15,7 @@ extension PolledMonitor where Value == ThermalReading {
                 SysfsClass.availability(
                     root: root, className: "thermal", noun: "thermal zones", include: { $0.hasPrefix("thermal_zone") })
             },
-            read: { () throws(SensorError) in ThermalReading(zones: try ThermalZone.read(root: root)) })
+            read: { () throws(SensorError) in try ThermalReading.read(root: root) })
     }
 }
 
@@ -23,11 +23,26 @@ extension PolledMonitor where Value == ThermalReading {
 public struct ThermalReading: Sendable, Equatable, Encodable, CustomStringConvertible {
     /// The zones, by name.
     public let zones: [ThermalZone]
+    /// Zone entries that are not readable zones (a link loop, a zone without a readable `type`), each naming its
+    /// path and what is wrong; they are left out of ``zones``.
+    public let problems: [String]
 
     /// Creates a reading.
-    public init(zones: [ThermalZone]) { self.zones = zones }
+    public init(zones: [ThermalZone], problems: [String] = []) {
+        self.zones = zones
+        self.problems = problems
+    }
+
+    /// Reads every zone under `root`/class/thermal; one bad trip point, temperature or zone hides only itself.
+    ///
+    /// - Throws: A ``SensorError`` only when the class directory exists but cannot be listed.
+    public static func read(root: String = "/sys") throws(SensorError) -> ThermalReading {
+        let read = try ThermalZone.readClass(root: root)
+        return ThermalReading(zones: read.devices, problems: read.problems)
+    }
 
     public var description: String {
-        zones.isEmpty ? "no thermal zones" : zones.map(\.description).joined(separator: "; ")
+        let lines = zones.map(\.description) + problems
+        return lines.isEmpty ? "no thermal zones" : lines.joined(separator: "; ")
     }
 }

@@ -16,8 +16,13 @@ enum UnitFormat {
     }
 
     /// A fraction 0...1 as a percentage with one decimal, for example `"42.5 %"`.
+    ///
+    /// A finite fraction too large to scale by 100 (above ~1.8e306) is printed as the fraction itself, times 100,
+    /// so only a real infinity prints `inf`.
     static func percent(_ fraction: Double) -> String {
-        fixed(fraction * 100) + " %"
+        let scaled = fraction * 100
+        guard scaled.isFinite || !fraction.isFinite else { return String(fraction) + " × 100 %" }
+        return fixed(scaled) + " %"
     }
 
     /// A byte count in binary units, for example `"1.5 GiB"`.
@@ -33,10 +38,16 @@ enum UnitFormat {
     }
 
     /// A duration in seconds as hours and minutes, for example `"2 h 05 min"`.
+    ///
+    /// Computed in floating point, so any finite duration formats without trapping; one of more than a million
+    /// hours is given in whole hours (`"5.6e+16 h"` style for the absurd ones). Negative, NaN or infinite seconds
+    /// give `"unknown"`.
     static func duration(seconds: Double) -> String {
         guard seconds.isFinite, seconds >= 0 else { return "unknown" }
-        let minutes = Int((seconds / 60).rounded())
-        let tail = minutes % 60 < 10 ? "0\(minutes % 60)" : "\(minutes % 60)"
-        return "\(minutes / 60) h \(tail) min"
+        let minutes = (seconds / 60).rounded()
+        guard minutes < 60_000_000 else { return fixed(seconds / 3600, 0) + " h" }
+        let whole = Int(minutes)
+        let tail = whole % 60 < 10 ? "0\(whole % 60)" : "\(whole % 60)"
+        return "\(whole / 60) h \(tail) min"
     }
 }

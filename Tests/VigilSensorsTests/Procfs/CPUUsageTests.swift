@@ -49,3 +49,22 @@ import VigilSensors
 func readProcFile(_ path: String) throws -> String {
     try #require(ProcessProbe.readFile(path), "cannot read \(path)")
 }
+
+extension CPUUsageTests {
+    @Test func totalAgreesWithTheCoresNotTheAggregateLine() throws {
+        // The aggregate line moved 102 busy of 201 ticks (50.7 %) while its two cores moved 0 of 100 and 100 of 100.
+        let earlier = "cpu  1000 0 0 1000 0 0 0 0 0 0\ncpu0 500 0 0 500 0 0 0 0 0 0\ncpu1 500 0 0 500 0 0 0 0 0 0"
+        let later = "cpu  1102 0 0 1099 0 0 0 0 0 0\ncpu0 500 0 0 600 0 0 0 0 0 0\ncpu1 600 0 0 500 0 0 0 0 0 0"
+        let usage = CPUUsage(from: try CPUTimes.parse(earlier), to: try CPUTimes.parse(later))
+        #expect(usage.cores.map(\.busy) == [0, 1])
+        #expect(usage.total == 0.5)
+        #expect(usage.description == "CPU 50.0 % (cpu0 0.0 %, cpu1 100.0 %)")
+    }
+
+    @Test func totalComesFromTheAggregateLineWhenThereAreNoCoreLines() throws {
+        let usage = CPUUsage(
+            from: try CPUTimes.parse("cpu  100 0 0 100 0"), to: try CPUTimes.parse("cpu  175 0 0 125 0"))
+        #expect(usage.cores.isEmpty)
+        #expect(usage.total == 0.75)
+    }
+}

@@ -40,11 +40,16 @@ import VigilSensors
         }
     }
 
-    @Test func errorsAreSensorErrors() {
+    @Test func errorsAreSensorErrors() throws {
         #expect(throws: SensorError.self) { try CPUTimes.parse("\u{0}") }
         #expect(throws: SensorError.self) { try PressureStall.parse("some avg10=1e400 avg60=0 avg300=0 total=0") }
-        #expect(throws: SensorError.self) {
-            try PowerSupply.parse(name: "x", attributes: ["energy_now": "99999999999999999999"], origin: "x")
-        }
+        // A power-supply attribute that does not parse hides only itself: a note naming the file, from a SensorError.
+        let supply = try PowerSupply.parse(name: "x", attributes: ["energy_now": "99999999999999999999"], origin: "x")
+        #expect(supply.energy == nil)
+        #expect(
+            supply.notes == [
+                SensorError.malformedValue(path: "x/energy_now", text: "99999999999999999999", expected: "an integer")
+                    .description
+            ])
     }
 }

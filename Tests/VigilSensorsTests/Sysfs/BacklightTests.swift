@@ -22,11 +22,19 @@ import VigilSensors
     @Test(arguments: [
         ["brightness": "5", "max_brightness": "0"], ["brightness": "20", "max_brightness": "10"],
         ["brightness": "", "max_brightness": "10"], ["brightness": "5"],
-        ["brightness": "5", "max_brightness": "10", "actual_brightness": "-1"],
     ])
-    func badAttributesAreErrors(attributes: [String: String]) {
+    func badAttributesAreErrors(attributes: [String: String]) throws {
+        #expect(throws: SensorError.self) { try Backlight.parse(name: "panel", attributes: attributes, origin: "/x") }
         let tree = FakeSysfsTree()
         tree.device("class/backlight/panel", attributes)
-        #expect(throws: SensorError.self) { try Backlight.read(root: tree.root) }
+        tree.device("class/backlight/zz_panel", ["brightness": "5", "max_brightness": "10"])
+        #expect(try Backlight.read(root: tree.root).map(\.name) == ["zz_panel"])
+    }
+
+    @Test func unparsableActualBrightnessFallsBackToTheRequestedOneWithANote() throws {
+        let attributes = ["brightness": "5", "max_brightness": "10", "actual_brightness": "-1"]
+        let light = try Backlight.parse(name: "panel", attributes: attributes, origin: "/x")
+        #expect(light.actualBrightness == 5)
+        #expect(light.notes.first?.hasPrefix("/x/actual_brightness") == true)
     }
 }

@@ -36,12 +36,27 @@ import VigilSensors
         #expect(chips[0].temperatures.map(\.value) == [40.0])
     }
 
-    @Test(arguments: [("temp1_input", "hot"), ("fan1_input", "-5"), ("in0_input", ""), ("name", "")])
-    func badInputIsAnError(attribute: String, text: String) {
+    @Test(arguments: [("temp1_input", "hot"), ("fan1_input", "-5"), ("in0_input", "")])
+    func badInputHidesOnlyItself(attribute: String, text: String) throws {
         let tree = FakeSysfsTree()
         var attributes = ["name": "nct6775", "temp1_input": "40000", "fan1_input": "900", "in0_input": "1000"]
         attributes[attribute] = text
         tree.device("class/hwmon/hwmon0", attributes)
-        #expect(throws: SensorError.self) { try HwmonChip.read(root: tree.root) }
+        let chip = try #require(try HwmonChip.read(root: tree.root).first)
+        let ids = (chip.temperatures + chip.fans + chip.voltages).map(\.id)
+        #expect(ids.count == 2)
+        #expect(!ids.contains(String(attribute.dropLast("_input".count))))
+        #expect(chip.notes.count == 1)
+        #expect(chip.notes.first?.hasPrefix(tree.root + "/class/hwmon/hwmon0/" + attribute) == true)
+    }
+
+    @Test func chipWithoutANameIsAProblemAndTheOthersAreRead() throws {
+        let tree = FakeSysfsTree()
+        tree.device("class/hwmon/hwmon0", ["name": "", "temp1_input": "40000"])
+        tree.device("class/hwmon/hwmon1", ["name": "k10temp", "temp1_input": "41000"])
+        let reading = try HwmonReading.read(root: tree.root)
+        #expect(reading.chips.map(\.chip) == ["k10temp"])
+        #expect(reading.problems.count == 1)
+        #expect(reading.problems.first?.hasPrefix(tree.root + "/class/hwmon/hwmon0/name") == true)
     }
 }

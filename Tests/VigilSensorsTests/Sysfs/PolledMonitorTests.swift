@@ -36,7 +36,7 @@ import VigilSensors
         #expect(reading != nil, "the 50 ms poll never saw the new temperature")
     }
 
-    @Test func malformedValueIsUnavailableAndRecovers() throws {
+    @Test func malformedValueIsNotedAndRecovers() throws {
         let tree = FakeSysfsTree()
         Self.zone(tree, temp: "45000")
         let monitor = ThermalMonitor(root: tree.root, interval: .seconds(3600))
@@ -44,14 +44,13 @@ import VigilSensors
         defer { monitor.stopMonitoring() }
         tree.write("class/thermal/thermal_zone0/temp", "hot\n")
         monitor.refresh()
-        guard case .unavailable(let reason) = monitor.readings.value else {
-            Issue.record("expected unavailable, got \(monitor.readings.value)")
-            return
-        }
-        #expect(reason.contains("thermal_zone0/temp"))
+        let zone = try #require(monitor.readings.value.value?.zones.first)
+        #expect(zone.temperatureCelsius == nil)
+        #expect(zone.notes.first?.contains("thermal_zone0/temp") == true)
         tree.write("class/thermal/thermal_zone0/temp", "40000\n")
         monitor.refresh()
         #expect(Self.celsius(monitor.readings.value) == 40.0)
+        #expect(monitor.readings.value.value?.zones.first?.notes == [])
     }
 
     @Test func zoneRemovedMidRunIsDropped() throws {
@@ -112,4 +111,25 @@ import VigilSensors
 func usleepSeconds(_ seconds: Double) {
     let semaphore = DispatchSemaphore(value: 0)
     _ = semaphore.wait(timeout: .now() + seconds)
+}
+
+/// A polled source publishes a repeated identical failure once (issue 14, defect 7: only changes are published).
+@Suite(.timeLimit(.minutes(1))) struct PolledFailureRepetitionTests {
+    @Test func sameFailureAtEveryPollIsPublishedOnce() throws {
+        let tree = FakeSysfsTree()
+        tree.device("class/thermal/thermal_zone0", ["type": "acpitz", "temp": "45000"])
+        let monitor = ThermalMonitor(root: tree.root, interval: .milliseconds(5))
+        let count = Mutex(0)
+        let subscription = monitor.readings.subscribe { reading in
+            if case .unavailable = reading { count.withLock { $0 += 1 } }
+        }
+        defer { subscription.dispose() }
+        // A class directory that cannot be listed (a symbolic-link loop) fails every read the same way.
+        tree.remove("class/thermal")
+        tree.link("class/thermal", to: "thermal")
+        try monitor.startMonitoring()
+        defer { monitor.stopMonitoring() }
+        usleepSeconds(0.3)  // about 60 polls
+        #expect(count.withLock { $0 } == 1)
+    }
 }

@@ -34,10 +34,13 @@ import VigilSensors
     }
 
     @Test(arguments: ["", "warm", "-300000", "2000000"])
-    func badTemperatureIsAnError(text: String) {
+    func badTemperatureIsUnreadableWithANote(text: String) throws {
         let tree = FakeSysfsTree()
         tree.device("class/thermal/thermal_zone0", ["type": "acpitz", "temp": text])
-        #expect(throws: SensorError.self) { try ThermalZone.read(root: tree.root) }
+        let zone = try #require(try ThermalZone.read(root: tree.root).first)
+        #expect(zone.temperatureCelsius == nil)
+        #expect(zone.notes.count == 1)
+        #expect(zone.notes.first?.hasPrefix(tree.root + "/class/thermal/thermal_zone0/temp") == true)
     }
 
     @Test func missingClassMeansNoZones() throws {
