@@ -127,12 +127,13 @@ struct NetworkMonitorStateMachine {
         }
     }
 
-    /// Whether `message` brings a known link up or gives it carrier again. The kernel then revives the multipath
+    /// Whether `message` brings a known link up, or gives it carrier or operational state again. The kernel then revives the multipath
     /// paths through it (`fib_sync_up`, `rt6_sync_up`) without announcing them, so only a fresh dump shows them.
     private func revivesRoutes(_ message: RouteMessage) -> Bool {
         guard case .newLink(let link) = message, let old = live.linkFlags(index: link.index) else { return false }
-        return link.flags.contains(.up) && !old.contains(.up)
-            || link.flags.contains(.lowerUp) && !old.contains(.lowerUp)
+        // IPv4 revives a path when its link comes up; IPv6 once the link is operational (carrier, `IFF_RUNNING`).
+        let gained = link.flags.subtracting(old)
+        return !gained.isDisjoint(with: [.up, .lowerUp, .running])
     }
 
     private mutating func begin() -> [Action] {
