@@ -6,7 +6,7 @@ import Glibc
 /// It is a pure value: ``apply(_:)`` changes it, ``path`` reads it. Where the kernel drops state without telling
 /// (IPv4 routes through a link that goes down, or through a link that loses its last IPv4 address), the mirror drops
 /// it too, as the kernel does.
-public struct NetworkMirror: Sendable {
+package struct NetworkMirror: Sendable {
     private var links: [Int: RouteMessage.Link] = [:]
     private var kinds: [Int: InterfaceKind] = [:]
     private var addresses: [Int: [InterfaceAddress]] = [:]
@@ -18,12 +18,12 @@ public struct NetworkMirror: Sendable {
     /// - Parameter sysfsRoot: Where to look up whether an Ethernet-type interface is Wi-Fi
     ///   (`ROOT/class/net/NAME/wireless` or `phy80211`), normally `/sys`. Pass `nil` when the links live in another
     ///   network namespace than the one sysfs shows, so a name clash cannot mislead.
-    public init(sysfsRoot: String? = "/sys") {
+    package init(sysfsRoot: String? = "/sys") {
         self.sysfsRoot = sysfsRoot
     }
 
     /// Applies one message; ``RouteMessage/done`` and ``RouteMessage/error(errno:)`` change nothing.
-    public mutating func apply(_ message: RouteMessage) {
+    package mutating func apply(_ message: RouteMessage) {
         switch message {
         case .newLink(let link):
             if links[link.index]?.name != link.name || links[link.index]?.linkKind != link.linkKind
@@ -60,7 +60,7 @@ public struct NetworkMirror: Sendable {
     }
 
     /// Applies every message in order.
-    public mutating func apply(_ messages: some Sequence<RouteMessage>) {
+    package mutating func apply(_ messages: some Sequence<RouteMessage>) {
         for message in messages { apply(message) }
     }
 
@@ -68,7 +68,7 @@ public struct NetworkMirror: Sendable {
     func linkFlags(index: Int) -> InterfaceFlags? { links[index]?.flags }
 
     /// The mirrored state as a ``NetworkPath``.
-    public var path: NetworkPath {
+    package var path: NetworkPath {
         let interfaces = links.values.sorted { $0.index < $1.index }.map { link in
             NetworkInterface(
                 index: link.index, name: link.name, kind: kinds[link.index] ?? .other, linkKind: link.linkKind,

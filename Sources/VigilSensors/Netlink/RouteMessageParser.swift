@@ -6,27 +6,27 @@ import Glibc
 /// The parser never traps: a truncated or malformed message is skipped and counted in ``Result/malformed``; a
 /// well-formed message Vigil does not use (another message type, a non-default route, a bridge-port link message)
 /// is counted in ``Result/ignored``. It is pure: bytes in, values out.
-public enum RouteMessageParser {
+package enum RouteMessageParser {
     /// What one datagram held.
-    public struct Result: Hashable, Sendable {
+    package struct Result: Hashable, Sendable {
         /// The decoded messages, in order.
-        public var envelopes: [RouteEnvelope] = []
+        package var envelopes: [RouteEnvelope] = []
         /// Messages skipped because they were truncated or malformed.
-        public var malformed = 0
+        package var malformed = 0
         /// Well-formed messages Vigil does not use.
-        public var ignored = 0
+        package var ignored = 0
         /// Datagrams dropped because the kernel did not send them.
-        public var rejected = 0
+        package var rejected = 0
 
         /// Creates an empty result.
-        public init() {}
+        package init() {}
     }
 
     /// Decodes one datagram.
     ///
     /// - Parameter bytes: The bytes `recvmsg(2)` returned.
     /// - Returns: The messages it held, with counts of skipped ones.
-    public static func parse(_ bytes: UnsafeRawBufferPointer) -> Result {
+    package static func parse(_ bytes: UnsafeRawBufferPointer) -> Result {
         let buffer = NetlinkBytes(bytes)
         let (messages, framingErrors) = NetlinkMessageHeader.split(buffer)
         var result = Result()
@@ -42,13 +42,13 @@ public enum RouteMessageParser {
     }
 
     /// Decodes one datagram held in an array.
-    public static func parse(_ bytes: [UInt8]) -> Result {
+    package static func parse(_ bytes: [UInt8]) -> Result {
         bytes.withUnsafeBytes { parse($0) }
     }
 
     /// Decodes one datagram if the kernel sent it; anything from another sender is dropped unread and counted in
     /// ``Result/rejected``.
-    public static func parse(_ bytes: UnsafeRawBufferPointer, from sender: NetlinkSender) -> Result {
+    package static func parse(_ bytes: UnsafeRawBufferPointer, from sender: NetlinkSender) -> Result {
         guard sender.isKernel else {
             var result = Result()
             result.rejected = 1
@@ -58,7 +58,7 @@ public enum RouteMessageParser {
     }
 
     /// Decodes one datagram held in an array if the kernel sent it.
-    public static func parse(_ bytes: [UInt8], from sender: NetlinkSender) -> Result {
+    package static func parse(_ bytes: [UInt8], from sender: NetlinkSender) -> Result {
         bytes.withUnsafeBytes { parse($0, from: sender) }
     }
 
