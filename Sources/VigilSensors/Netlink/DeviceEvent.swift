@@ -18,7 +18,7 @@ public enum DeviceEvent: Hashable, Sendable, Encodable, CustomStringConvertible 
     }
 
     private enum CodingKeys: String, CodingKey {
-        case event, action, devpath, subsystem, devtype, driver, seqnum,
+        case event, action, devpath, subsystem, devtype, devname, driver, seqnum,
             properties, reason
     }
 
@@ -36,6 +36,7 @@ public enum DeviceEvent: Hashable, Sendable, Encodable, CustomStringConvertible 
             try container.encode(event.devpath, forKey: .devpath)
             try container.encode(event.subsystem, forKey: .subsystem)
             try container.encodeIfPresent(event.devtype, forKey: .devtype)
+            try container.encodeIfPresent(event.devname, forKey: .devname)
             try container.encodeIfPresent(event.driver, forKey: .driver)
             try container.encodeIfPresent(event.seqnum, forKey: .seqnum)
             try container.encode(event.properties, forKey: .properties)

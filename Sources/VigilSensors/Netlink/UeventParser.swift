@@ -29,6 +29,7 @@ package enum UeventParser {
         }
         return Uevent(
             action: action, devpath: devpath, subsystem: subsystem, devtype: properties["DEVTYPE"],
+            devname: properties["DEVNAME"],
             driver: properties["DRIVER"], seqnum: seqnum, properties: properties)
     }
 
