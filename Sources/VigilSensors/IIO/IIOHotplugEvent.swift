@@ -1,8 +1,8 @@
 /// What one uevent means to an IIO monitor: a device came or went, or events were lost.
 ///
-/// Read from a uevent's properties (the form ``DeviceMonitor/ueventProperties`` gives). The device is named by
-/// `DEVNAME` or the last component of `DEVPATH`; only `iio:deviceN` devices of the `iio` subsystem count, so
-/// triggers (`trigger0`, same subsystem) and other subsystems are ignored.
+/// Read from a ``DeviceEvent`` of a ``DeviceMonitor``. The device is named by `DEVNAME` or the last component of
+/// `DEVPATH`; only `iio:deviceN` devices of the `iio` subsystem count, so triggers (`trigger0`, same subsystem) and
+/// other subsystems are ignored. Lost events, or a monitor that cannot read them for now, mean ``overflow``.
 enum IIOHotplugEvent: Equatable {
     /// A device was added, or a driver bound or changed it: worth looking for a device if the monitor has none.
     case appeared(id: String)
@@ -11,22 +11,21 @@ enum IIOHotplugEvent: Equatable {
     /// The kernel dropped events: whether the device is still there must be checked.
     case overflow
 
-    /// The event the properties describe, or nil when they do not concern an IIO device.
-    init?(properties: [String: String]) {
-        let action = properties["ACTION"]
-        if action == "overflow" {
+    /// The event a device event means, or nil when it does not concern an IIO device.
+    init?(_ event: DeviceEvent) {
+        guard case .uevent(let uevent) = event else {
             self = .overflow
             return
         }
-        if let subsystem = properties["SUBSYSTEM"], subsystem != "iio" { return nil }
+        guard uevent.subsystem == "iio" else { return nil }
         let name =
-            properties["DEVNAME"].flatMap { $0.split(separator: "/").last.map(String.init) }
-            ?? properties["DEVPATH"].flatMap { $0.split(separator: "/").last.map(String.init) }
+            uevent.devname.flatMap { $0.split(separator: "/").last.map(String.init) }
+            ?? uevent.devpath.split(separator: "/").last.map(String.init)
         guard let name, name.hasPrefix("iio:device") else { return nil }
-        switch action {
-        case "add", "bind", "change", "online": self = .appeared(id: name)
-        case "remove", "unbind", "offline": self = .removed(id: name)
-        default: return nil
+        switch uevent.action {
+        case .add, .bind, .change, .online: self = .appeared(id: name)
+        case .remove, .unbind, .offline: self = .removed(id: name)
+        case .move: return nil
         }
     }
 }

@@ -97,8 +97,8 @@ extension IIOSensorMonitor {
     }
 
     /// Applies one uevent of a hot-plug run.
-    func handle(hotplug properties: [String: String], run: Int) {
-        guard let event = IIOHotplugEvent(properties: properties) else { return }
+    func handle(hotplug deviceEvent: DeviceEvent, run: Int) {
+        guard let event = IIOHotplugEvent(deviceEvent) else { return }
         let current: (isCurrentRun: Bool, device: IIODevice?) = state.withLock { state in
             (state.isRunning && state.run == run, state.device)
         }

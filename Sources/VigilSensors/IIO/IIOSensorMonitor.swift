@@ -14,7 +14,7 @@ import Vigil
 ///
 /// ```swift
 /// let devices = DeviceMonitor(subsystems: ["iio"])
-/// let accelerometer = AccelerometerMonitor(changes: devices.ueventProperties)
+/// let accelerometer = AccelerometerMonitor(changes: devices.readings)
 /// try ([devices, accelerometer] as [any Monitor]).startMonitoring()
 /// ```
 ///
@@ -54,7 +54,7 @@ public final class IIOSensorMonitor<Kind: IIOSensorKind>: Source {
     public let readings: BehaviorSubject<IIOReading<Kind.Value>>
 
     let eventLoop: EventLoop
-    let changes: (any ObservableType<[String: String]>)?
+    let changes: (any ObservableType<DeviceEvent>)?
     let state: Mutex<State>
 
     /// Creates a monitor; nothing is read until it starts.
@@ -65,12 +65,12 @@ public final class IIOSensorMonitor<Kind: IIOSensorKind>: Source {
     ///     another root.
     ///   - deviceID: The device to read, or nil for the first device with the kind's channels.
     ///   - mode: Polled (the default, 10 Hz) or buffered.
-    ///   - changes: Properties of `iio` uevents (``DeviceMonitor/ueventProperties`` of a
+    ///   - changes: Device events of `iio` devices (``DeviceMonitor/readings`` of a
     ///     `DeviceMonitor(subsystems: ["iio"])`) for hot-plug; `nil` to read only the device found at start.
     ///   - eventLoop: The loop that runs the timer or watches the device node.
     public init(
         kind: Kind, root: String = "/sys", deviceID: String? = nil, mode: IIOMode = .polled(),
-        changes: (any ObservableType<[String: String]>)? = nil, eventLoop: EventLoop = .shared
+        changes: (any ObservableType<DeviceEvent>)? = nil, eventLoop: EventLoop = .shared
     ) {
         self.name = Kind.displayName
         self.root = root
@@ -88,10 +88,10 @@ public final class IIOSensorMonitor<Kind: IIOSensorKind>: Source {
     ///   - root: The sysfs root (`/sys`).
     ///   - deviceID: The device to read, or nil for the first device with the kind's channels.
     ///   - mode: Polled (the default, 10 Hz) or buffered.
-    ///   - changes: Properties of `iio` uevents for hot-plug, or `nil`; see ``init(kind:root:deviceID:mode:changes:eventLoop:)``.
+    ///   - changes: Device events of `iio` devices for hot-plug, or `nil`; see ``init(kind:root:deviceID:mode:changes:eventLoop:)``.
     public convenience init(
         root: String = "/sys", deviceID: String? = nil, mode: IIOMode = .polled(),
-        changes: (any ObservableType<[String: String]>)? = nil
+        changes: (any ObservableType<DeviceEvent>)? = nil
     ) {
         self.init(kind: Kind(), root: root, deviceID: deviceID, mode: mode, changes: changes)
     }
@@ -166,8 +166,8 @@ public final class IIOSensorMonitor<Kind: IIOSensorKind>: Source {
         }
         guard let run else { return }
         if let changes {
-            let subscription = changes.subscribe { [weak self] properties in
-                self?.handle(hotplug: properties, run: run)
+            let subscription = changes.subscribe { [weak self] event in
+                self?.handle(hotplug: event, run: run)
             }
             let kept = state.withLock { state in
                 guard state.run == run else { return false }

@@ -29,11 +29,11 @@ public final class OrientationMonitor: Source {
     ///   - root: The sysfs root (`/sys`).
     ///   - deviceID: The device to read, or nil for the first accelerometer.
     ///   - mode: Polled (the default, 10 Hz) or buffered.
-    ///   - changes: Properties of `iio` uevents, for the accelerometer to follow hot-plug; `nil` for none. See
+    ///   - changes: Device events of `iio` devices, for the accelerometer to follow hot-plug; `nil` for none. See
     ///     ``IIOSensorMonitor``.
     public convenience init(
         root: String = "/sys", deviceID: String? = nil, mode: IIOMode = .polled(),
-        changes: (any ObservableType<[String: String]>)? = nil
+        changes: (any ObservableType<DeviceEvent>)? = nil
     ) {
         self.init(accelerometer: AccelerometerMonitor(root: root, deviceID: deviceID, mode: mode, changes: changes))
     }

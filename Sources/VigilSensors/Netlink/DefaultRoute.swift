@@ -19,6 +19,11 @@ public struct DefaultRoute: Hashable, Sendable, Encodable, CustomStringConvertib
         /// For example `via 192.0.2.1 dev #2`.
         public var description: String { description(naming: { _ in nil }) }
 
+        /// Whether `other` is the same path of a route (gateway and interface; the weight may differ).
+        func isSamePath(as other: NextHop) -> Bool {
+            gateway == other.gateway && interfaceIndex == other.interfaceIndex
+        }
+
         func description(naming name: (Int) -> String?) -> String {
             var parts: [String] = []
             if let gateway { parts.append("via \(gateway)") }
@@ -34,24 +39,38 @@ public struct DefaultRoute: Hashable, Sendable, Encodable, CustomStringConvertib
     public var table: Int
     /// The metric (`RTA_PRIORITY`); lower wins.
     public var metric: Int
+    /// The IPv4 type of service the route is for (`rtm_tos`), 0 for any; always 0 for IPv6.
+    public var typeOfService: Int
     /// The paths: one for an ordinary route, several for a multipath (`RTA_MULTIPATH`) route.
     public var nextHops: [NextHop]
 
     /// Creates a route record.
-    public init(family: IPAddress.Family, table: Int = 254, metric: Int = 0, nextHops: [NextHop]) {
+    public init(
+        family: IPAddress.Family, table: Int = 254, metric: Int = 0, typeOfService: Int = 0, nextHops: [NextHop]
+    ) {
         self.family = family
         self.table = table
         self.metric = metric
+        self.typeOfService = typeOfService
         self.nextHops = nextHops
     }
 
     /// The output interfaces of all paths.
     public var interfaceIndexes: [Int] { nextHops.compactMap(\.interfaceIndex) }
 
-    /// Whether `other` is the same kernel route for replacement purposes: family, table and metric.
+    /// Whether `other` has the kernel's key of this route: what `NLM_F_REPLACE` replaces and what a delete matches.
+    ///
+    /// The destination is always the default one. IPv4 keys a fib alias by destination, type of service, priority
+    /// and table; IPv6 keys a fib6 entry by destination, source, metric and table (Vigil reads source-specific
+    /// IPv6 default routes as plain ones).
     func hasSameKey(as other: DefaultRoute) -> Bool {
         family == other.family && table == other.table && metric == other.metric
+            && typeOfService == other.typeOfService
     }
+
+    /// Whether the kernel merges this IPv6 route with another of the same key into one multipath route: every path
+    /// has a gateway (`rt6_qualify_for_ecmp`).
+    var isMultipathCapable: Bool { family == .ipv6 && nextHops.allSatisfy { $0.gateway != nil } }
 
     /// For example `default ipv4 via 192.0.2.1 dev #2 metric 100`.
     public var description: String { description(naming: { _ in nil }) }
@@ -60,6 +79,7 @@ public struct DefaultRoute: Hashable, Sendable, Encodable, CustomStringConvertib
     func description(naming name: (Int) -> String?) -> String {
         var parts = ["default", family.description]
         parts += nextHops.map { $0.description(naming: name) }
+        if typeOfService != 0 { parts.append("tos \(typeOfService)") }
         if metric != 0 { parts.append("metric \(metric)") }
         if table != 254 { parts.append("table \(table)") }
         return parts.joined(separator: " ")

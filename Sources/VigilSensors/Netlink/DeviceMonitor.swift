@@ -10,18 +10,33 @@ import Vigil
 /// Events outside ``subsystems`` (and ``devtypes``) are dropped on the way in. When the kernel drops events because
 /// the receive buffer is full, ``readings`` gets ``DeviceEvent/overflow`` so consumers know to rescan.
 ///
+/// Errors travel in-band: when the socket fails (an error other than dropped events), ``readings`` gets
+/// ``DeviceEvent/unavailable(reason:)``, and the monitor reopens the socket after a delay that doubles up to 30
+/// seconds, then publishes ``DeviceEvent/overflow`` (events may have been lost meanwhile). ``readings`` never
+/// completes or fails. A released monitor stops and closes its socket.
+///
 /// Events are published on the event-loop thread, never under a lock of the monitor.
-/// If the socket fails for good (an error other than dropped messages), ``readings`` fails with the
-/// ``SensorError`` and the monitor stops.
 public final class DeviceMonitor: Source, Sendable {
     /// The kernel's uevent multicast group (udev re-broadcasts on group 2, which Vigil does not trust).
     private static let kernelGroup: UInt32 = 1
     private static let datagramsPerWakeup = 256
+    /// The first delay before reopening a failed socket; it doubles on each failure in a row, up to ``retryLimit``.
+    private static let firstRetryDelay = Duration.milliseconds(100)
+    private static let retryLimit = Duration.seconds(30)
 
     private struct State {
+        var isRunning = false
+        /// Counts starts, stops and reopens; a loop callback of an older generation does nothing.
+        var generation: UInt64 = 0
         var socket: NetlinkSocket?
         var registration: EventLoop.Registration?
+        /// The pending reopen after a failure.
+        var retry: EventLoop.Registration?
+        var retryDelay = DeviceMonitor.firstRetryDelay
+        /// The receive buffer, taken out by the loop thread while it reads.
         var buffer = [UInt8](repeating: 0, count: 1 << 14)
+        /// An error the next read reports instead of reading (``simulateSocketError(_:)``).
+        var injectedError: Errno?
     }
 
     /// The human name of the source.
@@ -60,71 +75,153 @@ public final class DeviceMonitor: Source, Sendable {
         self.loop = eventLoop
     }
 
+    deinit {
+        let (registration, retry, socket) = state.withLock { state in
+            (state.registration, state.retry, state.socket)
+        }
+        registration?.cancel()
+        retry?.cancel()
+        socket?.close()
+    }
+
     /// Whether kernel uevents (and the namespace, if one was given) can be opened here.
     public var availability: Availability {
         NetlinkAvailability.check(namespace: namespace, netlinkProtocol: NETLINK_KOBJECT_UEVENT)
     }
 
-    /// Whether the monitor is running.
-    public var isMonitoring: Bool { state.withLock { $0.socket != nil } }
+    /// Whether the monitor is running (also while it waits to reopen a failed socket).
+    public var isMonitoring: Bool { state.withLock { $0.isRunning } }
 
     /// Counters of what the monitor received and skipped (``NetlinkStatistics/ignored`` counts filtered events).
     public var statistics: NetlinkStatistics { counters.snapshot }
 
     /// Opens the socket and joins the kernel's uevent group.
     ///
-    /// - Throws: ``SensorError`` when the socket or the namespace cannot be opened.
+    /// - Throws: ``SensorError`` when the socket or the namespace cannot be opened; the monitor then stays stopped.
     public func startMonitoring() throws {
-        try state.withLock { state throws(SensorError) in
-            guard state.socket == nil else { return }
-            let socket = try NetlinkSocket(
-                netlinkProtocol: NETLINK_KOBJECT_UEVENT, groups: Self.kernelGroup, namespace: namespace,
-                receiveBufferSize: receiveBufferSize, passCredentials: true)
-            do throws(SensorError) {
-                state.registration = try loop.register(fileDescriptor: socket.rawValue, interest: .readable) {
-                    [weak self] _ in self?.handleReadable()
-                }
-                state.socket = socket
-            } catch {
-                socket.close()
-                throw error
+        let generation: UInt64? = state.withLock { state in
+            guard !state.isRunning else { return nil }
+            state.isRunning = true
+            state.generation &+= 1
+            state.retryDelay = Self.firstRetryDelay
+            return state.generation
+        }
+        guard let generation else { return }
+        do throws(SensorError) {
+            try open(generation)
+        } catch {
+            state.withLock { state in
+                if state.generation == generation { state.isRunning = false }
             }
+            throw error
         }
     }
 
     /// Stops watching and closes the socket.
     public func stopMonitoring() {
-        let (registration, socket) = state.withLock { state in
+        let (registration, retry, socket) = state.withLock { state in
+            state.isRunning = false
+            state.generation &+= 1
             defer {
                 state.registration = nil
+                state.retry = nil
                 state.socket = nil
             }
-            return (state.registration, state.socket)
+            return (state.registration, state.retry, state.socket)
         }
         registration?.cancel()
+        retry?.cancel()
         socket?.close()
     }
 
-    private func handleReadable() {
-        let outcome = state.withLock { state -> Result<[DeviceEvent], SensorError> in
-            Result { () throws(SensorError) -> [DeviceEvent] in try drain(&state) }
+    /// The monitor's current registrations with the event loop (the socket and a pending reopen), so tests can check
+    /// that a released monitor leaves none behind.
+    package var loopRegistrations: [EventLoop.Registration] {
+        state.withLock { state in [state.registration, state.retry].compactMap { $0 } }
+    }
+
+    /// Makes the next read of the socket fail with `errno`, as if `recvmsg(2)` had, so tests can watch the monitor
+    /// publish the error and recover.
+    package func simulateSocketError(_ errno: Errno) {
+        let generation: UInt64? = state.withLock { state in
+            guard state.socket != nil else { return nil }
+            state.injectedError = errno
+            return state.generation
         }
-        switch outcome {
-        case .success(let events):
-            for event in events { readings.publish(event) }
-        case .failure(let error):
-            stopMonitoring()
-            readings.fail(error)
+        guard let generation else { return }
+        do throws(SensorError) {
+            let timer = try loop.schedule(after: .zero) { [weak self] in self?.handleReadable(generation) }
+            let kept = state.withLock { state in
+                guard state.generation == generation, state.retry == nil else { return false }
+                state.retry = timer
+                return true
+            }
+            if !kept { timer.cancel() }
+        } catch {
+            handleFailure(generation, error)
         }
     }
 
-    private func drain(_ state: inout State) throws(SensorError) -> [DeviceEvent] {
-        guard let socket = state.socket else { return [] }
+    /// Opens a socket for `generation` and registers it with the loop.
+    private func open(_ generation: UInt64) throws(SensorError) {
+        let socket = try NetlinkSocket(
+            netlinkProtocol: NETLINK_KOBJECT_UEVENT, groups: Self.kernelGroup, namespace: namespace,
+            receiveBufferSize: receiveBufferSize, passCredentials: true)
+        let registration: EventLoop.Registration
+        do throws(SensorError) {
+            registration = try loop.register(fileDescriptor: socket.rawValue, interest: .readable) {
+                [weak self] _ in self?.handleReadable(generation)
+            }
+        } catch {
+            socket.close()
+            throw error
+        }
+        let installed = state.withLock { state in
+            guard state.isRunning, state.generation == generation, state.socket == nil else { return false }
+            state.socket = socket
+            state.registration = registration
+            return true
+        }
+        if !installed {
+            registration.cancel()
+            socket.close()
+        }
+    }
+
+    /// Reads what is pending outside the lock and publishes the events that pass the filter.
+    private func handleReadable(_ generation: UInt64) {
+        let taken = state.withLock { state -> (NetlinkSocket, [UInt8], Errno?)? in
+            guard state.generation == generation, let socket = state.socket else { return nil }
+            defer {
+                state.buffer = []
+                state.injectedError = nil
+                state.retry = nil
+            }
+            return (socket, state.buffer, state.injectedError)
+        }
+        guard let (socket, taken, injected) = taken else { return }
+        var buffer = taken.isEmpty ? [UInt8](repeating: 0, count: 1 << 14) : taken
         var events: [DeviceEvent] = []
+        var failure: SensorError?
+        do throws(SensorError) {
+            if let injected { throw SensorError.from(injected, call: "recvmsg", path: socket.target) }
+            try drain(socket, into: &buffer, &events)
+        } catch {
+            failure = error
+        }
+        let restored = buffer
+        state.withLock { state in state.buffer = restored }
+        for event in events { readings.publish(event) }
+        if let failure { handleFailure(generation, failure) }
+    }
+
+    private func drain(_ socket: NetlinkSocket, into buffer: inout [UInt8], _ events: inout [DeviceEvent])
+        throws(SensorError)
+    {
         for _ in 0..<Self.datagramsPerWakeup {
-            switch try socket.receive(into: &state.buffer) {
+            switch try socket.receive(into: &buffer) {
             case .wouldBlock:
-                return events
+                return
             case .overflow:
                 counters.add(.overflows)
                 events.append(.overflow)
@@ -134,7 +231,7 @@ public final class DeviceMonitor: Source, Sendable {
                     counters.add(.rejected)
                     continue
                 }
-                let event = state.buffer.withUnsafeBytes { bytes in
+                let event = buffer.withUnsafeBytes { bytes in
                     truncated ? nil : UeventParser.parse(UnsafeRawBufferPointer(rebasing: bytes[..<count]))
                 }
                 guard let event else {
@@ -148,7 +245,66 @@ public final class DeviceMonitor: Source, Sendable {
                 events.append(.uevent(event))
             }
         }
-        return events
+    }
+
+    /// Closes the failed socket, publishes the error in-band, and schedules a reopen.
+    private func handleFailure(_ generation: UInt64, _ error: SensorError) {
+        let decided = state.withLock { state -> (EventLoop.Registration?, EventLoop.Registration?, NetlinkSocket?)? in
+            guard state.isRunning, state.generation == generation else { return nil }
+            state.generation &+= 1
+            defer {
+                state.registration = nil
+                state.retry = nil
+                state.socket = nil
+            }
+            return (state.registration, state.retry, state.socket)
+        }
+        guard let (registration, retry, socket) = decided else { return }
+        registration?.cancel()
+        retry?.cancel()
+        socket?.close()
+        scheduleReopen(generation &+ 1, after: error)
+    }
+
+    /// Publishes `error` as an unavailable event and schedules a reopen for `generation`, with a delay that doubles
+    /// on each failure in a row.
+    private func scheduleReopen(_ generation: UInt64, after error: SensorError) {
+        let delay = state.withLock { state -> Duration? in
+            guard state.isRunning, state.generation == generation else { return nil }
+            let delay = state.retryDelay
+            state.retryDelay = min(delay * 2, Self.retryLimit)
+            return delay
+        }
+        guard let delay else { return }
+        readings.publish(.unavailable(reason: "\(error); trying again in \(delay)"))
+        do throws(SensorError) {
+            let timer = try loop.schedule(after: delay) { [weak self] in self?.reopen(generation) }
+            let kept = state.withLock { state in
+                guard state.generation == generation else { return false }
+                state.retry = timer
+                return true
+            }
+            if !kept { timer.cancel() }
+        } catch {
+            // The loop cannot make timers (it was shut down): the monitor stays unavailable.
+        }
+    }
+
+    /// Opens the socket again; on success, tells consumers to rescan, as events may have been lost meanwhile.
+    private func reopen(_ generation: UInt64) {
+        do throws(SensorError) {
+            try open(generation)
+        } catch {
+            scheduleReopen(generation, after: error)
+            return
+        }
+        let reopened = state.withLock { state in
+            guard state.generation == generation, state.socket != nil else { return false }
+            state.retry = nil
+            state.retryDelay = Self.firstRetryDelay
+            return true
+        }
+        if reopened { readings.publish(.overflow) }
     }
 
     private func accepts(_ event: Uevent) -> Bool {

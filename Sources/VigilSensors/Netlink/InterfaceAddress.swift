@@ -24,6 +24,11 @@ public struct InterfaceAddress: Hashable, Sendable, Encodable, CustomStringConve
     public var isTentative: Bool { flags.contains(.tentative) }
     /// Whether the address's preferred lifetime expired.
     public var isDeprecated: Bool { flags.contains(.deprecated) }
+    /// Whether this is an IPv4 secondary address (`IFA_F_SECONDARY`): another address of the interface already
+    /// covers its subnet.
+    public var isSecondary: Bool { address.family == .ipv4 && flags.contains(.secondary) }
+    /// Whether this is an IPv6 temporary (privacy) address (`IFA_F_TEMPORARY`).
+    public var isTemporary: Bool { address.family == .ipv6 && flags.contains(.temporary) }
     /// Whether the address can carry traffic: not tentative and duplicate address detection did not fail.
     public var isUsable: Bool { !flags.contains(.tentative) && !flags.contains(.duplicateDetectionFailed) }
 
@@ -34,7 +39,8 @@ public struct InterfaceAddress: Hashable, Sendable, Encodable, CustomStringConve
 
     /// For example `192.0.2.10/24 global` or `fe80::1/64 link tentative`.
     public var description: String {
-        ([address.description + "/" + String(prefixLength), scope.description] + flags.names).joined(separator: " ")
+        ([address.description + "/" + String(prefixLength), scope.description] + flags.names(for: address.family))
+            .joined(separator: " ")
     }
 
     private enum CodingKeys: String, CodingKey {
@@ -47,6 +53,6 @@ public struct InterfaceAddress: Hashable, Sendable, Encodable, CustomStringConve
         try container.encode(prefixLength, forKey: .prefixLength)
         try container.encode(address.family, forKey: .family)
         try container.encode(scope, forKey: .scope)
-        try container.encode(flags, forKey: .flags)
+        try container.encode(flags.names(for: address.family), forKey: .flags)
     }
 }

@@ -1,21 +1,21 @@
 /// The fixed header of one netlink message (`struct nlmsghdr`, netlink(7)).
-public struct NetlinkMessageHeader: Hashable, Sendable {
+package struct NetlinkMessageHeader: Hashable, Sendable {
     /// The size of `struct nlmsghdr` in bytes.
     static let size = 16
 
     /// The length of the message, header included.
-    public var length: UInt32
+    package var length: UInt32
     /// The message type, for example `RTM_NEWLINK` or `NLMSG_DONE`.
-    public var type: UInt16
+    package var type: UInt16
     /// The `NLM_F_*` flags.
-    public var flags: UInt16
+    package var flags: UInt16
     /// The sequence number the requester chose; `0` for notifications.
-    public var sequence: UInt32
+    package var sequence: UInt32
     /// The port of the requester whose request caused the message (not the sender: see ``NetlinkSender``).
-    public var port: UInt32
+    package var port: UInt32
 
     /// Creates a header from its fields.
-    public init(length: UInt32, type: UInt16, flags: UInt16, sequence: UInt32, port: UInt32) {
+    package init(length: UInt32, type: UInt16, flags: UInt16, sequence: UInt32, port: UInt32) {
         self.length = length
         self.type = type
         self.flags = flags
@@ -24,12 +24,12 @@ public struct NetlinkMessageHeader: Hashable, Sendable {
     }
 
     /// `NLM_F_MULTI`: part of a multi-part reply (a dump).
-    public static let multipartFlag: UInt16 = 0x2
+    package static let multipartFlag: UInt16 = 0x2
     /// `NLM_F_DUMP_INTR`: the kernel's tables changed during the dump, so its result is inconsistent.
-    public static let dumpInterruptedFlag: UInt16 = 0x10
+    package static let dumpInterruptedFlag: UInt16 = 0x10
 
     /// Whether the kernel marked this dump reply as interrupted (`NLM_F_DUMP_INTR`).
-    public var isDumpInterrupted: Bool { flags & Self.dumpInterruptedFlag != 0 }
+    package var isDumpInterrupted: Bool { flags & Self.dumpInterruptedFlag != 0 }
 
     /// Splits a datagram into its messages: each header with the byte range of its payload.
     ///

@@ -3,21 +3,21 @@
 ///
 /// Only the kernel sends from port 0; any process can send to a netlink multicast group it may join (for uevents,
 /// udev does), so sources check the sender before they trust a message.
-public struct NetlinkSender: Hashable, Sendable {
+package struct NetlinkSender: Hashable, Sendable {
     /// The sender's port (`sockaddr_nl.nl_pid`); 0 for the kernel.
-    public var port: UInt32
+    package var port: UInt32
     /// The sender's user id from `SCM_CREDENTIALS`, when the datagram carried credentials.
-    public var userID: UInt32?
+    package var userID: UInt32?
 
     /// Creates a sender record.
-    public init(port: UInt32, userID: UInt32? = nil) {
+    package init(port: UInt32, userID: UInt32? = nil) {
         self.port = port
         self.userID = userID
     }
 
     /// Whether the kernel sent it (port 0). Enough for rtnetlink, where only the kernel multicasts.
-    public var isKernel: Bool { port == 0 }
+    package var isKernel: Bool { port == 0 }
 
     /// Whether the kernel sent it and credentials confirm it (port 0 and uid 0), as uevents require.
-    public var isKernelWithCredentials: Bool { port == 0 && userID == 0 }
+    package var isKernelWithCredentials: Bool { port == 0 && userID == 0 }
 }

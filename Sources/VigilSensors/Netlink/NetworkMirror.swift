@@ -6,7 +6,7 @@ import Glibc
 /// It is a pure value: ``apply(_:)`` changes it, ``path`` reads it. Where the kernel drops state without telling
 /// (IPv4 routes through a link that goes down, or through a link that loses its last IPv4 address), the mirror drops
 /// it too, as the kernel does.
-public struct NetworkMirror: Sendable {
+package struct NetworkMirror: Sendable {
     private var links: [Int: RouteMessage.Link] = [:]
     private var kinds: [Int: InterfaceKind] = [:]
     private var addresses: [Int: [InterfaceAddress]] = [:]
@@ -18,12 +18,12 @@ public struct NetworkMirror: Sendable {
     /// - Parameter sysfsRoot: Where to look up whether an Ethernet-type interface is Wi-Fi
     ///   (`ROOT/class/net/NAME/wireless` or `phy80211`), normally `/sys`. Pass `nil` when the links live in another
     ///   network namespace than the one sysfs shows, so a name clash cannot mislead.
-    public init(sysfsRoot: String? = "/sys") {
+    package init(sysfsRoot: String? = "/sys") {
         self.sysfsRoot = sysfsRoot
     }
 
     /// Applies one message; ``RouteMessage/done`` and ``RouteMessage/error(errno:)`` change nothing.
-    public mutating func apply(_ message: RouteMessage) {
+    package mutating func apply(_ message: RouteMessage) {
         switch message {
         case .newLink(let link):
             if links[link.index]?.name != link.name || links[link.index]?.linkKind != link.linkKind
@@ -51,29 +51,24 @@ public struct NetworkMirror: Sendable {
                 removeRoutes(through: address.interfaceIndex, family: .ipv4)
             }
         case .newRoute(let route, let replace):
-            if replace { routes.removeAll { $0.hasSameKey(as: route) } }
-            routes.removeAll { $0 == route }
-            routes.append(route)
+            addRoute(route, replace: replace)
         case .deleteRoute(let route):
-            if let exact = routes.firstIndex(of: route) {
-                routes.remove(at: exact)
-            } else if let similar = routes.firstIndex(where: {
-                $0.hasSameKey(as: route) && $0.interfaceIndexes == route.interfaceIndexes
-            }) {
-                routes.remove(at: similar)
-            }
+            deleteRoute(route)
         case .done, .error:
             break
         }
     }
 
     /// Applies every message in order.
-    public mutating func apply(_ messages: some Sequence<RouteMessage>) {
+    package mutating func apply(_ messages: some Sequence<RouteMessage>) {
         for message in messages { apply(message) }
     }
 
+    /// The flags of the link with `index`, if the mirror knows it.
+    func linkFlags(index: Int) -> InterfaceFlags? { links[index]?.flags }
+
     /// The mirrored state as a ``NetworkPath``.
-    public var path: NetworkPath {
+    package var path: NetworkPath {
         let interfaces = links.values.sorted { $0.index < $1.index }.map { link in
             NetworkInterface(
                 index: link.index, name: link.name, kind: kinds[link.index] ?? .other, linkKind: link.linkKind,
@@ -82,9 +77,62 @@ public struct NetworkMirror: Sendable {
                 addresses: addresses[link.index] ?? [])
         }
         let sortedRoutes = routes.sorted {
-            ($0.family, $0.metric, $0.table) < ($1.family, $1.metric, $1.table)
+            ($0.family, $0.metric, $0.table, $0.typeOfService) < ($1.family, $1.metric, $1.table, $1.typeOfService)
         }
         return NetworkPath(interfaces: interfaces, defaultRoutes: sortedRoutes)
+    }
+
+    /// Adds a route as the kernel does.
+    ///
+    /// IPv4 (`fib_table_insert`): `NLM_F_REPLACE` replaces the first route with the same key; otherwise the route is
+    /// one more alias. IPv6 (`fib6_add_rt2node`): a route whose paths all have gateways joins a route of the same key
+    /// as more paths of one multipath route (the kernel announces each `ip -6 route append` as its own message), and
+    /// `NLM_F_REPLACE` replaces every path of that key.
+    private mutating func addRoute(_ route: DefaultRoute, replace: Bool) {
+        switch route.family {
+        case .ipv4:
+            if replace, let index = routes.firstIndex(where: { $0.hasSameKey(as: route) }) {
+                routes[index] = route
+                return
+            }
+            routes.removeAll { $0 == route }
+            routes.append(route)
+        case .ipv6:
+            if replace { routes.removeAll { $0.hasSameKey(as: route) } }
+            if route.isMultipathCapable,
+                let index = routes.firstIndex(where: { $0.hasSameKey(as: route) && $0.isMultipathCapable })
+            {
+                for hop in route.nextHops {
+                    routes[index].nextHops.removeAll { $0.isSamePath(as: hop) }
+                    routes[index].nextHops.append(hop)
+                }
+                return
+            }
+            routes.removeAll { $0 == route }
+            routes.append(route)
+        }
+    }
+
+    /// Removes a route, or for IPv6 the paths it names, as the kernel does: deleting one path of an IPv6 multipath
+    /// route leaves the others.
+    private mutating func deleteRoute(_ route: DefaultRoute) {
+        if route.family == .ipv6,
+            let index = routes.firstIndex(where: { existing in
+                existing.hasSameKey(as: route)
+                    && route.nextHops.allSatisfy { hop in existing.nextHops.contains { $0.isSamePath(as: hop) } }
+            })
+        {
+            routes[index].nextHops.removeAll { hop in route.nextHops.contains { $0.isSamePath(as: hop) } }
+            if routes[index].nextHops.isEmpty { routes.remove(at: index) }
+            return
+        }
+        if let exact = routes.firstIndex(of: route) {
+            routes.remove(at: exact)
+        } else if let similar = routes.firstIndex(where: {
+            $0.hasSameKey(as: route) && $0.interfaceIndexes == route.interfaceIndexes
+        }) {
+            routes.remove(at: similar)
+        }
     }
 
     private mutating func removeRoutes(through index: Int, family: IPAddress.Family?) {

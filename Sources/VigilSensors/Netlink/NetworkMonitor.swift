@@ -5,43 +5,58 @@ import Vigil
 /// Watches the kernel's network interfaces, addresses and default routes over rtnetlink, and says whether the
 /// machine is connected.
 ///
-/// ``readings`` always holds the latest ``NetworkPath``. ``startMonitoring()`` joins the link, address and route
-/// groups and then dumps the kernel's tables on the same socket, so no change is lost; it returns once the first
-/// complete path is published. After that, every change the kernel announces updates the mirror, and a new path is
-/// published only when it differs from the last one (a burst of messages from one `ip` command becomes few
-/// emissions, the last one current). When the kernel drops messages (`ENOBUFS`), the monitor dumps again and
-/// publishes the corrected path; it never keeps a stale mirror silently. Only messages the kernel sent are trusted.
+/// ``readings`` always holds the latest ``NetworkPath``: ``NetworkPath/pending`` (status
+/// ``NetworkStatus/pending``, not connected, but not "no network" either) until the first dump completes.
+/// ``startMonitoring()`` opens the socket, joins the link, address and route groups and returns; the event loop then
+/// dumps the kernel's tables on the same socket, so no change is lost, and publishes the first complete path. After
+/// that, every change the kernel announces updates the mirror, and a new path is published only when it differs from
+/// the last one (a burst of messages from one `ip` command becomes few emissions, the last one current). When the
+/// kernel drops messages (`ENOBUFS`), or a link comes back up (the kernel revives multipath routes through it
+/// silently), the monitor dumps again and publishes the corrected path; it never keeps a stale mirror silently. Only
+/// messages the kernel sent are trusted.
 ///
-/// Readings are published on the event-loop thread (and, for the first path, on the thread that called
+/// Errors travel in-band: when the socket fails (an error other than dropped messages), or the kernel keeps refusing
+/// dumps, ``readings`` gets ``NetworkPath/unavailable(reason:)`` with the error, and the monitor reopens the socket
+/// and dumps again after a delay that doubles up to 30 seconds. ``readings`` never completes or fails. A released
+/// monitor stops and closes its socket.
+///
+/// Readings are published on the event-loop thread (the first ``NetworkPath/pending`` on the thread that called
 /// ``startMonitoring()``), never under a lock of the monitor. Subscribe with a queue if your handler is slow.
-/// If the socket fails for good (an error other than dropped messages), ``readings`` fails with the
-/// ``SensorError`` and the monitor stops.
 public final class NetworkMonitor: Source, Sendable {
     /// The groups joined: links, IPv4 and IPv6 addresses and routes (`RTMGRP_*`).
     private static let groups = UInt32(
         RTMGRP_LINK | RTMGRP_IPV4_IFADDR | RTMGRP_IPV6_IFADDR | RTMGRP_IPV4_ROUTE | RTMGRP_IPV6_ROUTE)
     /// How many datagrams one wake-up reads before yielding the loop thread to other sources.
     private static let datagramsPerWakeup = 256
-    /// How long ``startMonitoring()`` waits for the first complete dump.
-    private static let startTimeoutMilliseconds = 10_000
     /// How long a dump request may go unanswered before it is sent again (the kernel's answer can be lost when the
     /// receive buffer is full).
     private static let dumpTimeout = Duration.seconds(5)
+    /// The first delay before reopening a failed socket; it doubles on each failure in a row, up to ``retryLimit``.
+    private static let firstRetryDelay = Duration.milliseconds(100)
+    private static let retryLimit = Duration.seconds(30)
 
     private struct State {
+        var isRunning = false
+        /// Counts starts, stops and reopens; a loop callback of an older generation does nothing.
+        var generation: UInt64 = 0
         var socket: NetlinkSocket?
         var registration: EventLoop.Registration?
-        /// One-shot timers that resend an unanswered dump request; all are cancelled on stop.
-        var watchdogs: [EventLoop.Registration] = []
+        /// One-shot timers: watchdogs that resend an unanswered dump request, and the reopen after a failure. All
+        /// are cancelled on stop.
+        var timers: [EventLoop.Registration] = []
         var machine: NetworkMonitorStateMachine?
         var lastPublished: NetworkPath?
+        /// The receive buffer, taken out by the loop thread while it reads.
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        var retryDelay = NetworkMonitor.firstRetryDelay
+        /// An error the next read reports instead of reading (``simulateSocketError(_:)``).
+        var injectedError: Errno?
     }
 
     /// The human name of the source.
     public let name = "Network"
-    /// The latest path; ``NetworkPath/init(interfaces:defaultRoutes:)`` (empty) until the monitor first starts.
-    public let readings = BehaviorSubject(NetworkPath())
+    /// The latest path; ``NetworkPath/pending`` until the first dump after a start completes.
+    public let readings = BehaviorSubject(NetworkPath.pending)
     /// The network namespace watched, as a path, or `nil` for the process's own.
     public let namespace: String?
 
@@ -72,178 +87,304 @@ public final class NetworkMonitor: Source, Sendable {
         self.loop = eventLoop
     }
 
+    deinit {
+        let (registration, timers, socket) = state.withLock { state in
+            (state.registration, state.timers, state.socket)
+        }
+        registration?.cancel()
+        for timer in timers { timer.cancel() }
+        socket?.close()
+    }
+
     /// Whether rtnetlink (and the namespace, if one was given) can be opened here.
     public var availability: Availability {
         NetlinkAvailability.check(namespace: namespace, netlinkProtocol: NETLINK_ROUTE)
     }
 
-    /// Whether the monitor is running.
-    public var isMonitoring: Bool { state.withLock { $0.socket != nil } }
+    /// Whether the monitor is running (also while it waits to reopen a failed socket).
+    public var isMonitoring: Bool { state.withLock { $0.isRunning } }
 
     /// Counters of what the monitor received, skipped and repaired.
     public var statistics: NetlinkStatistics { counters.snapshot }
 
-    /// Opens the socket, joins the groups, dumps the kernel's tables and publishes the first path.
+    /// Opens the socket, joins the groups, publishes ``NetworkPath/pending`` and returns; the event loop dumps the
+    /// kernel's tables and publishes the first complete path.
     ///
-    /// - Throws: ``SensorError`` when the socket or the namespace cannot be opened, or the first dump does not
-    ///   complete within 10 seconds.
+    /// - Throws: ``SensorError`` when the socket or the namespace cannot be opened; the monitor then stays stopped
+    ///   and ``readings`` holds ``NetworkPath/unavailable(reason:)`` with the error.
     public func startMonitoring() throws {
-        let started = try state.withLock { state throws(SensorError) -> (NetlinkSocket, NetworkPath)? in
-            guard state.socket == nil else { return nil }
-            let socket = try NetlinkSocket(
-                netlinkProtocol: NETLINK_ROUTE, groups: Self.groups, namespace: namespace,
-                receiveBufferSize: receiveBufferSize, passCredentials: false)
-            var machine = NetworkMonitorStateMachine(port: socket.port, sysfsRoot: namespace == nil ? sysfsRoot : nil)
-            let actions = machine.synchronize()
-            state.socket = socket
-            state.machine = machine
+        let generation: UInt64? = state.withLock { state in
+            guard !state.isRunning else { return nil }
+            state.isRunning = true
+            state.generation &+= 1
             state.lastPublished = nil
-            do throws(SensorError) {
-                try perform(actions, on: socket, &state)
-                try synchronize(&state, socket: socket)
-            } catch {
-                socket.close()
-                state.socket = nil
-                state.machine = nil
-                throw error
-            }
-            return state.lastPublished.map { (socket, $0) }
+            state.retryDelay = Self.firstRetryDelay
+            return state.generation
         }
-        guard let (socket, path) = started else { return }
-        readings.publish(path)
-        try state.withLock { state throws(SensorError) in
-            guard state.socket === socket, state.registration == nil else { return }
-            do throws(SensorError) {
-                state.registration = try loop.register(fileDescriptor: socket.rawValue, interest: .readable) {
-                    [weak self] _ in self?.handleReadable()
-                }
-            } catch {
-                socket.close()
-                state.socket = nil
-                state.machine = nil
-                throw error
+        guard let generation else { return }
+        readings.publish(.pending)
+        do throws(SensorError) {
+            try open(generation)
+        } catch {
+            let stopped = state.withLock { state in
+                guard state.generation == generation else { return false }
+                state.isRunning = false
+                return true
             }
+            if stopped { readings.publish(.unavailable(reason: "\(error)")) }
+            throw error
         }
     }
 
     /// Stops watching and closes the socket; the last path stays in ``readings``.
     public func stopMonitoring() {
-        let (registration, watchdogs, socket) = state.withLock { state in
+        let (registration, timers, socket) = state.withLock { state in
+            state.isRunning = false
+            state.generation &+= 1
             defer {
                 state.registration = nil
-                state.watchdogs = []
+                state.timers = []
                 state.socket = nil
                 state.machine = nil
             }
-            return (state.registration, state.watchdogs, state.socket)
+            return (state.registration, state.timers, state.socket)
         }
         registration?.cancel()
-        for watchdog in watchdogs { watchdog.cancel() }
+        for timer in timers { timer.cancel() }
         socket?.close()
     }
 
-    /// Reads the first dump synchronously, so the first path is complete when ``startMonitoring()`` returns.
-    private func synchronize(_ state: inout State, socket: NetlinkSocket) throws(SensorError) {
-        var waited = 0
-        while state.machine?.isSynchronizing == true {
-            guard waited < Self.startTimeoutMilliseconds else {
-                throw SensorError.unavailable(source: socket.target, reason: "the kernel did not complete a dump")
-            }
-            var descriptor = pollfd(fd: socket.rawValue, events: Int16(POLLIN), revents: 0)
-            _ = poll(&descriptor, 1, 100)
-            waited += 100
-            _ = try drain(&state)
-        }
-        _ = try drain(&state)
+    /// The monitor's current registrations with the event loop (the socket and pending timers), so tests can check
+    /// that a released monitor leaves none behind.
+    package var loopRegistrations: [EventLoop.Registration] {
+        state.withLock { state in (state.registration.map { [$0] } ?? []) + state.timers }
     }
 
-    private func handleReadable() {
-        let outcome = state.withLock { state -> Result<NetworkPath?, SensorError> in
-            Result { () throws(SensorError) -> NetworkPath? in try drain(&state) }
+    /// Makes the next read of the socket fail with `errno`, as if `recvmsg(2)` had, so tests can watch the monitor
+    /// publish the error and recover.
+    package func simulateSocketError(_ errno: Errno) {
+        let generation: UInt64? = state.withLock { state in
+            guard state.socket != nil else { return nil }
+            state.injectedError = errno
+            return state.generation
         }
-        deliver(outcome)
+        guard let generation else { return }
+        do throws(SensorError) {
+            try addTimer(generation, loop.schedule(after: .zero) { [weak self] in self?.handleReadable(generation) })
+        } catch {
+            handleFailure(generation, error)
+        }
+    }
+
+    /// Opens a socket for `generation`, registers it with the loop and asks for the first dump.
+    private func open(_ generation: UInt64) throws(SensorError) {
+        let socket = try NetlinkSocket(
+            netlinkProtocol: NETLINK_ROUTE, groups: Self.groups, namespace: namespace,
+            receiveBufferSize: receiveBufferSize, passCredentials: false)
+        var machine = NetworkMonitorStateMachine(port: socket.port, sysfsRoot: namespace == nil ? sysfsRoot : nil)
+        let actions = machine.synchronize()
+        let installed = state.withLock { state in
+            guard state.isRunning, state.generation == generation, state.socket == nil else { return false }
+            state.socket = socket
+            state.machine = machine
+            return true
+        }
+        guard installed else {
+            socket.close()
+            return
+        }
+        let registration: EventLoop.Registration
+        do throws(SensorError) {
+            registration = try loop.register(fileDescriptor: socket.rawValue, interest: .readable) {
+                [weak self] _ in self?.handleReadable(generation)
+            }
+        } catch {
+            state.withLock { state in
+                if state.socket === socket {
+                    state.socket = nil
+                    state.machine = nil
+                }
+            }
+            socket.close()
+            throw error
+        }
+        let kept = state.withLock { state in
+            guard state.generation == generation, state.socket === socket else { return false }
+            state.registration = registration
+            return true
+        }
+        guard kept else {
+            registration.cancel()
+            return
+        }
+        do throws(SensorError) {
+            try perform(actions, on: socket, generation)
+        } catch {
+            handleFailure(generation, error)
+        }
+    }
+
+    /// Reads what is pending (outside the lock), feeds the state machine under the lock, sends the requests it asks
+    /// for after the lock, and publishes the path if it changed.
+    private func handleReadable(_ generation: UInt64) {
+        let taken = state.withLock { state -> (NetlinkSocket, [UInt8], Errno?)? in
+            guard state.generation == generation, let socket = state.socket else { return nil }
+            defer {
+                state.buffer = []
+                state.injectedError = nil
+            }
+            return (socket, state.buffer, state.injectedError)
+        }
+        guard let (socket, taken, injected) = taken else { return }
+        var buffer = taken.isEmpty ? [UInt8](repeating: 0, count: 1 << 16) : taken
+        defer {
+            let buffer = buffer
+            state.withLock { state in state.buffer = buffer }
+        }
+        do throws(SensorError) {
+            if let injected { throw SensorError.from(injected, call: "recvmsg", path: socket.target) }
+            reading: for _ in 0..<Self.datagramsPerWakeup {
+                let input: Input
+                switch try socket.receive(into: &buffer) {
+                case .wouldBlock:
+                    break reading
+                case .overflow:
+                    counters.add(.overflows)
+                    input = .overflow
+                case .datagram(let count, let sender, let truncated):
+                    counters.add(.datagrams)
+                    if truncated {
+                        // Part of the datagram is lost: treat it as dropped messages.
+                        counters.add(.malformed)
+                        input = .overflow
+                    } else {
+                        let result = buffer.withUnsafeBytes { bytes in
+                            RouteMessageParser.parse(UnsafeRawBufferPointer(rebasing: bytes[..<count]), from: sender)
+                        }
+                        counters.add(result)
+                        input = .envelopes(result.envelopes)
+                    }
+                }
+                let actions = state.withLock { state -> [NetworkMonitorStateMachine.Action]? in
+                    guard state.generation == generation, var machine = state.machine else { return nil }
+                    defer { state.machine = machine }
+                    switch input {
+                    case .overflow: return machine.overflow()
+                    case .envelopes(let envelopes): return envelopes.flatMap { machine.receive($0) }
+                    }
+                }
+                guard let actions else { return }
+                try perform(actions, on: socket, generation)
+            }
+        } catch {
+            handleFailure(generation, error)
+            return
+        }
+        let path = state.withLock { state -> NetworkPath? in
+            guard state.generation == generation, let path = state.machine?.publishablePath else { return nil }
+            state.retryDelay = Self.firstRetryDelay
+            guard path != state.lastPublished else { return nil }
+            state.lastPublished = path
+            return path
+        }
+        if let path { readings.publish(path) }
+    }
+
+    /// What one datagram gave the state machine.
+    private enum Input {
+        case overflow
+        case envelopes([RouteEnvelope])
     }
 
     /// Sends the dump again if the request with `sequence` is still unanswered.
-    private func checkDump(sequence: UInt32) {
-        let outcome = state.withLock { state -> Result<NetworkPath?, SensorError> in
-            Result { () throws(SensorError) -> NetworkPath? in
-                guard let socket = state.socket, var machine = state.machine, machine.pendingSequence == sequence
-                else { return nil }
-                let actions = machine.restart()
-                state.machine = machine
-                try perform(actions, on: socket, &state)
-                return nil
+    private func checkDump(sequence: UInt32, _ generation: UInt64) {
+        let decided = state.withLock { state -> (NetlinkSocket, [NetworkMonitorStateMachine.Action])? in
+            guard state.generation == generation, let socket = state.socket, var machine = state.machine,
+                machine.pendingSequence == sequence
+            else { return nil }
+            defer { state.machine = machine }
+            return (socket, machine.restart())
+        }
+        guard let (socket, actions) = decided else { return }
+        do throws(SensorError) {
+            try perform(actions, on: socket, generation)
+        } catch {
+            handleFailure(generation, error)
+        }
+    }
+
+    /// Closes the failed socket, publishes the error in-band, and reopens after a delay that doubles each time.
+    private func handleFailure(_ generation: UInt64, _ error: SensorError) {
+        let decided = state.withLock { state -> (EventLoop.Registration?, [EventLoop.Registration], NetlinkSocket?)? in
+            guard state.isRunning, state.generation == generation else { return nil }
+            state.generation &+= 1
+            defer {
+                state.registration = nil
+                state.timers = []
+                state.socket = nil
+                state.machine = nil
+                state.lastPublished = nil
             }
+            return (state.registration, state.timers, state.socket)
         }
-        deliver(outcome)
+        guard let (registration, timers, socket) = decided else { return }
+        registration?.cancel()
+        for timer in timers { timer.cancel() }
+        socket?.close()
+        scheduleReopen(generation &+ 1, after: error)
     }
 
-    private func deliver(_ outcome: Result<NetworkPath?, SensorError>) {
-        switch outcome {
-        case .success(let path):
-            if let path { readings.publish(path) }
-        case .failure(let error):
-            stopMonitoring()
-            readings.fail(error)
+    /// Publishes `error` as an unavailable path and schedules a reopen for `generation`.
+    private func scheduleReopen(_ generation: UInt64, after error: SensorError) {
+        let delay = state.withLock { state -> Duration? in
+            guard state.isRunning, state.generation == generation else { return nil }
+            let delay = state.retryDelay
+            state.retryDelay = min(delay * 2, Self.retryLimit)
+            return delay
+        }
+        guard let delay else { return }
+        readings.publish(.unavailable(reason: "\(error); trying again in \(delay)"))
+        do throws(SensorError) {
+            try addTimer(generation, loop.schedule(after: delay) { [weak self] in self?.reopen(generation) })
+        } catch {
+            // The loop cannot make timers (it was shut down): the path stays unavailable with the original error.
         }
     }
 
-    /// Reads what is pending, feeds the state machine, sends the requests it asks for, and returns the path to
-    /// publish, if it changed.
-    private func drain(_ state: inout State) throws(SensorError) -> NetworkPath? {
-        guard let socket = state.socket, var machine = state.machine else { return nil }
-        defer { state.machine = machine }
-        for _ in 0..<Self.datagramsPerWakeup {
-            var actions: [NetworkMonitorStateMachine.Action] = []
-            switch try socket.receive(into: &state.buffer) {
-            case .wouldBlock:
-                return publishable(machine, &state)
-            case .overflow:
-                counters.add(.overflows)
-                actions = machine.overflow()
-            case .datagram(let count, let sender, let truncated):
-                counters.add(.datagrams)
-                if truncated {
-                    // Part of the datagram is lost: treat it as dropped messages.
-                    counters.add(.malformed)
-                    actions = machine.overflow()
-                } else {
-                    let result = state.buffer.withUnsafeBytes { bytes in
-                        RouteMessageParser.parse(UnsafeRawBufferPointer(rebasing: bytes[..<count]), from: sender)
-                    }
-                    counters.add(result)
-                    for envelope in result.envelopes { actions += machine.receive(envelope) }
-                }
-            }
-            state.machine = machine
-            try perform(actions, on: socket, &state)
+    private func reopen(_ generation: UInt64) {
+        do throws(SensorError) {
+            try open(generation)
+        } catch {
+            scheduleReopen(generation, after: error)
         }
-        return publishable(machine, &state)
     }
 
-    private func publishable(_ machine: NetworkMonitorStateMachine, _ state: inout State) -> NetworkPath? {
-        guard let path = machine.publishablePath, path != state.lastPublished else { return nil }
-        state.lastPublished = path
-        return path
+    /// Keeps `timer` to cancel on stop, or cancels it now if `generation` is over.
+    private func addTimer(_ generation: UInt64, _ timer: EventLoop.Registration) {
+        let kept = state.withLock { state in
+            guard state.generation == generation else { return false }
+            // Fired one-shot timers are unregistered already; keep only those still pending.
+            state.timers.removeAll { $0.isCancelled }
+            state.timers.append(timer)
+            return true
+        }
+        if !kept { timer.cancel() }
     }
 
     /// Sends the requests the state machine asked for, each watched by a one-shot timer that resends the dump if no
-    /// answer comes; an expired timer whose request was answered does nothing.
+    /// answer comes; an expired timer whose request was answered does nothing. Called outside the lock.
     private func perform(
-        _ actions: [NetworkMonitorStateMachine.Action], on socket: NetlinkSocket, _ state: inout State
+        _ actions: [NetworkMonitorStateMachine.Action], on socket: NetlinkSocket, _ generation: UInt64
     ) throws(SensorError) {
         for action in actions {
             switch action {
             case .request(let step, let sequence):
                 if step == .links { counters.add(.dumps) }
                 try socket.send(NetworkMonitorStateMachine.requestBytes(step, sequence: sequence))
-                // Fired one-shot timers are unregistered already; keep only those still pending.
-                state.watchdogs.removeAll { $0.isCancelled }
-                state.watchdogs.append(
-                    try loop.schedule(after: Self.dumpTimeout) { [weak self] in
-                        self?.checkDump(sequence: sequence)
-                    })
+                let watchdog = try loop.schedule(after: Self.dumpTimeout) { [weak self] in
+                    self?.checkDump(sequence: sequence, generation)
+                }
+                addTimer(generation, watchdog)
             case .fail(let errno):
                 throw SensorError.systemCall(
                     name: "rtnetlink dump", target: socket.target, errno: Errno(rawValue: errno))

@@ -7,7 +7,8 @@ import CLinuxSupport
 /// the groups, so no change between them is lost. Its replies go into a fresh `staging` mirror; notifications go into
 /// both mirrors. When the route dump ends, `staging` becomes `live`. A dump the kernel marks interrupted
 /// (`NLM_F_DUMP_INTR`), or during which the kernel dropped messages (`ENOBUFS`), is run again from the start. While a
-/// dump runs after an overflow, nothing is published: the live mirror may be stale.
+/// dump runs after an overflow, nothing is published: the live mirror may be stale. When a link comes up or gets
+/// carrier back, the tables are dumped again, since the kernel revives multipath routes through it silently.
 struct NetworkMonitorStateMachine {
     /// One request of a dump.
     enum Step: CaseIterable {
@@ -89,9 +90,10 @@ struct NetworkMonitorStateMachine {
     mutating func receive(_ envelope: RouteEnvelope) -> [Action] {
         let header = envelope.header
         guard header.port == port, header.sequence != 0 else {
+            let revives = revivesRoutes(envelope.message)
             live.apply(envelope.message)
             staging?.apply(envelope.message)
-            return []
+            return revives ? synchronize() : []
         }
         // A reply to one of our requests: the running dump's, or a leftover of an abandoned one.
         guard var current = dump, header.sequence == current.sequence else { return [] }
@@ -123,6 +125,15 @@ struct NetworkMonitorStateMachine {
             staging?.apply(envelope.message)
             return []
         }
+    }
+
+    /// Whether `message` brings a known link up, or gives it carrier or operational state again. The kernel then revives the multipath
+    /// paths through it (`fib_sync_up`, `rt6_sync_up`) without announcing them, so only a fresh dump shows them.
+    private func revivesRoutes(_ message: RouteMessage) -> Bool {
+        guard case .newLink(let link) = message, let old = live.linkFlags(index: link.index) else { return false }
+        // IPv4 revives a path when its link comes up; IPv6 once the link is operational (carrier, `IFF_RUNNING`).
+        let gained = link.flags.subtracting(old)
+        return !gained.isDisjoint(with: [.up, .lowerUp, .running])
     }
 
     private mutating func begin() -> [Action] {

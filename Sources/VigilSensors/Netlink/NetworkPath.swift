@@ -1,15 +1,44 @@
 /// A snapshot of the machine's network: every interface with its addresses, the default routes, and the answer to
 /// "am I connected?".
+///
+/// A path a ``NetworkMonitor`` publishes is ``Phase/pending`` until its first dump of the kernel's tables completes,
+/// and ``Phase/unavailable(reason:)`` while it cannot read the kernel; neither is connected, and neither says
+/// "no network": their ``status`` is ``NetworkStatus/pending`` or ``NetworkStatus/unavailable(reason:)``.
 public struct NetworkPath: Hashable, Sendable, Encodable, CustomStringConvertible {
+    /// Whether a path mirrors the kernel.
+    public enum Phase: Hashable, Sendable {
+        /// Nothing is known yet: the first dump of the kernel's tables has not completed.
+        case pending
+        /// The path mirrors the kernel's tables.
+        case current
+        /// The kernel cannot be read; `reason` says why and what the monitor does about it.
+        case unavailable(reason: String)
+    }
+
+    /// A path before the first dump: no interfaces, status ``NetworkStatus/pending``.
+    public static let pending = NetworkPath(phase: .pending)
+
+    /// A path while the kernel cannot be read: no interfaces, status ``NetworkStatus/unavailable(reason:)``.
+    public static func unavailable(reason: String) -> NetworkPath { NetworkPath(phase: .unavailable(reason: reason)) }
+
+    /// Whether this path mirrors the kernel; ``Phase/current`` for a path built from interfaces and routes.
+    public var phase: Phase
     /// Every interface, in index order.
     public var interfaces: [NetworkInterface]
     /// The default routes (IPv4 and IPv6, any table but `local`), IPv4 first, then by metric.
     public var defaultRoutes: [DefaultRoute]
 
-    /// Creates a path from interfaces and default routes.
+    /// Creates a current path from interfaces and default routes.
     public init(interfaces: [NetworkInterface] = [], defaultRoutes: [DefaultRoute] = []) {
+        self.phase = .current
         self.interfaces = interfaces
         self.defaultRoutes = defaultRoutes
+    }
+
+    private init(phase: Phase) {
+        self.phase = phase
+        self.interfaces = []
+        self.defaultRoutes = []
     }
 
     /// The interface with this index, if any.
@@ -29,8 +58,14 @@ public struct NetworkPath: Hashable, Sendable, Encodable, CustomStringConvertibl
         }
     }
 
-    /// Whether the machine can reach the network, and if not, the first missing condition.
+    /// Whether the machine can reach the network, and if not, the first missing condition; ``NetworkStatus/pending``
+    /// or ``NetworkStatus/unavailable(reason:)`` when the path does not mirror the kernel.
     public var status: NetworkStatus {
+        switch phase {
+        case .pending: return .pending
+        case .unavailable(let reason): return .unavailable(reason: reason)
+        case .current: break
+        }
         let candidates = interfaces.filter { $0.kind != .loopback && !$0.flags.contains(.loopback) }
         let up = candidates.filter(\.isUp)
         guard !up.isEmpty else { return .unsatisfied(reason: .noInterfaceUp) }
@@ -42,7 +77,7 @@ public struct NetworkPath: Hashable, Sendable, Encodable, CustomStringConvertibl
         return connectedInterfaces.isEmpty ? .unsatisfied(reason: .noDefaultRoute) : .satisfied
     }
 
-    /// Whether ``status`` is ``NetworkStatus/satisfied``.
+    /// Whether ``status`` is ``NetworkStatus/satisfied``; false while the path is pending or unavailable.
     public var isConnected: Bool { status == .satisfied }
 
     private static func routableFamilies(of interface: NetworkInterface) -> Set<IPAddress.Family> {

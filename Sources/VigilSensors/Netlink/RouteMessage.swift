@@ -1,26 +1,26 @@
 /// One decoded rtnetlink message: a link, address or default-route change, or the end or error of a request.
-public enum RouteMessage: Hashable, Sendable {
+package enum RouteMessage: Hashable, Sendable {
     /// A link as `RTM_NEWLINK` or `RTM_DELLINK` reports it (without addresses, which come separately).
-    public struct Link: Hashable, Sendable {
+    package struct Link: Hashable, Sendable {
         /// The interface index.
-        public var index: Int
+        package var index: Int
         /// `IFLA_IFNAME`.
-        public var name: String
+        package var name: String
         /// The `ARPHRD_*` device type (`ifi_type`).
-        public var hardwareType: UInt16
+        package var hardwareType: UInt16
         /// `ifi_flags`.
-        public var flags: InterfaceFlags
+        package var flags: InterfaceFlags
         /// `IFLA_OPERSTATE`, `.unknown` when absent or out of range.
-        public var operationalStatus: OperationalStatus
+        package var operationalStatus: OperationalStatus
         /// `IFLA_MTU`.
-        public var mtu: Int?
+        package var mtu: Int?
         /// `IFLA_ADDRESS`, as bytes.
-        public var hardwareAddress: [UInt8]?
+        package var hardwareAddress: [UInt8]?
         /// `IFLA_INFO_KIND` inside `IFLA_LINKINFO`, for example `veth`.
-        public var linkKind: String?
+        package var linkKind: String?
 
         /// Creates a link record.
-        public init(
+        package init(
             index: Int, name: String, hardwareType: UInt16, flags: InterfaceFlags,
             operationalStatus: OperationalStatus = .unknown, mtu: Int? = nil, hardwareAddress: [UInt8]? = nil,
             linkKind: String? = nil
@@ -55,14 +55,14 @@ public enum RouteMessage: Hashable, Sendable {
 }
 
 /// A ``RouteMessage`` with the header it came in, so a reader can match sequence numbers and dump flags.
-public struct RouteEnvelope: Hashable, Sendable {
+package struct RouteEnvelope: Hashable, Sendable {
     /// The netlink header.
-    public var header: NetlinkMessageHeader
+    package var header: NetlinkMessageHeader
     /// The decoded message.
-    public var message: RouteMessage
+    package var message: RouteMessage
 
     /// Creates an envelope.
-    public init(header: NetlinkMessageHeader, message: RouteMessage) {
+    package init(header: NetlinkMessageHeader, message: RouteMessage) {
         self.header = header
         self.message = message
     }

@@ -6,27 +6,27 @@ import Glibc
 /// The parser never traps: a truncated or malformed message is skipped and counted in ``Result/malformed``; a
 /// well-formed message Vigil does not use (another message type, a non-default route, a bridge-port link message)
 /// is counted in ``Result/ignored``. It is pure: bytes in, values out.
-public enum RouteMessageParser {
+package enum RouteMessageParser {
     /// What one datagram held.
-    public struct Result: Hashable, Sendable {
+    package struct Result: Hashable, Sendable {
         /// The decoded messages, in order.
-        public var envelopes: [RouteEnvelope] = []
+        package var envelopes: [RouteEnvelope] = []
         /// Messages skipped because they were truncated or malformed.
-        public var malformed = 0
+        package var malformed = 0
         /// Well-formed messages Vigil does not use.
-        public var ignored = 0
+        package var ignored = 0
         /// Datagrams dropped because the kernel did not send them.
-        public var rejected = 0
+        package var rejected = 0
 
         /// Creates an empty result.
-        public init() {}
+        package init() {}
     }
 
     /// Decodes one datagram.
     ///
     /// - Parameter bytes: The bytes `recvmsg(2)` returned.
     /// - Returns: The messages it held, with counts of skipped ones.
-    public static func parse(_ bytes: UnsafeRawBufferPointer) -> Result {
+    package static func parse(_ bytes: UnsafeRawBufferPointer) -> Result {
         let buffer = NetlinkBytes(bytes)
         let (messages, framingErrors) = NetlinkMessageHeader.split(buffer)
         var result = Result()
@@ -42,13 +42,13 @@ public enum RouteMessageParser {
     }
 
     /// Decodes one datagram held in an array.
-    public static func parse(_ bytes: [UInt8]) -> Result {
+    package static func parse(_ bytes: [UInt8]) -> Result {
         bytes.withUnsafeBytes { parse($0) }
     }
 
     /// Decodes one datagram if the kernel sent it; anything from another sender is dropped unread and counted in
     /// ``Result/rejected``.
-    public static func parse(_ bytes: UnsafeRawBufferPointer, from sender: NetlinkSender) -> Result {
+    package static func parse(_ bytes: UnsafeRawBufferPointer, from sender: NetlinkSender) -> Result {
         guard sender.isKernel else {
             var result = Result()
             result.rejected = 1
@@ -58,7 +58,7 @@ public enum RouteMessageParser {
     }
 
     /// Decodes one datagram held in an array if the kernel sent it.
-    public static func parse(_ bytes: [UInt8], from sender: NetlinkSender) -> Result {
+    package static func parse(_ bytes: [UInt8], from sender: NetlinkSender) -> Result {
         bytes.withUnsafeBytes { parse($0, from: sender) }
     }
 
@@ -147,6 +147,7 @@ public enum RouteMessageParser {
         let fixed = 12
         guard payload.count >= fixed, let rawFamily = bytes.load(UInt8.self, at: payload.lowerBound),
             let destinationLength = bytes.load(UInt8.self, at: payload.lowerBound + 1),
+            let typeOfService = bytes.load(UInt8.self, at: payload.lowerBound + 3),
             let smallTable = bytes.load(UInt8.self, at: payload.lowerBound + 4),
             let type = bytes.load(UInt8.self, at: payload.lowerBound + 7),
             let attributes = RouteAttributes(bytes, range: payload.lowerBound + fixed..<payload.upperBound)
@@ -162,25 +163,33 @@ public enum RouteMessageParser {
         var hops: [DefaultRoute.NextHop] = []
         if let multipath = attributes[UInt16(RTA_MULTIPATH.rawValue)] {
             guard let decoded = decodeNextHops(multipath, family: family, in: bytes) else { return .malformed }
+            // Every path is dead (its link is down): the route carries nothing, and the kernel removes it soon.
+            guard !decoded.isEmpty else { return .ignored }
             hops = decoded
         } else {
             hops = [DefaultRoute.NextHop(gateway: gateway ?? nil, interfaceIndex: outputIndex)]
         }
         let metric = attributes.uint32(UInt16(RTA_PRIORITY.rawValue)).map(Int.init) ?? 0
-        let route = DefaultRoute(family: family, table: Int(table), metric: metric, nextHops: hops)
+        let route = DefaultRoute(
+            family: family, table: Int(table), metric: metric,
+            typeOfService: family == .ipv4 ? Int(typeOfService) : 0, nextHops: hops)
         let replace = header.flags & UInt16(NLM_F_REPLACE) != 0
         return .message(
             header.type == UInt16(RTM_NEWROUTE) ? .newRoute(route, replace: replace) : .deleteRoute(route))
     }
 
-    // struct rtnexthop: len u16, flags u8, hops u8, ifindex i32, then attributes up to len.
+    // struct rtnexthop: len u16, flags u8, hops u8, ifindex i32, then attributes up to len. A path flagged
+    // RTNH_F_DEAD (its link is down) is left out, as the mirror drops it when the link goes down; `nil` when the
+    // list is malformed or empty, an empty array when every path is dead.
     private static func decodeNextHops(_ range: Range<Int>, family: IPAddress.Family, in bytes: NetlinkBytes)
         -> [DefaultRoute.NextHop]?
     {
         var hops: [DefaultRoute.NextHop] = []
+        var count = 0
         var offset = range.lowerBound
         while range.upperBound - offset >= 8 {
-            guard let length = bytes.load(UInt16.self, at: offset), let weight = bytes.load(UInt8.self, at: offset + 3),
+            guard let length = bytes.load(UInt16.self, at: offset), let flags = bytes.load(UInt8.self, at: offset + 2),
+                let weight = bytes.load(UInt8.self, at: offset + 3),
                 let index = bytes.load(Int32.self, at: offset + 4), length >= 8,
                 Int(length) <= range.upperBound - offset,
                 let attributes = RouteAttributes(bytes, range: offset + 8..<offset + Int(length))
@@ -190,11 +199,14 @@ public enum RouteMessageParser {
                 guard let address = IPAddress(family: family, bytes: raw) else { return nil }
                 gateway = address
             }
-            hops.append(
-                DefaultRoute.NextHop(
-                    gateway: gateway, interfaceIndex: index > 0 ? Int(index) : nil, weight: Int(weight) + 1))
+            count += 1
+            if flags & UInt8(RTNH_F_DEAD) == 0 {
+                hops.append(
+                    DefaultRoute.NextHop(
+                        gateway: gateway, interfaceIndex: index > 0 ? Int(index) : nil, weight: Int(weight) + 1))
+            }
             offset += NetlinkBytes.align(Int(length))
         }
-        return hops.isEmpty ? nil : hops
+        return count == 0 ? nil : hops
     }
 }

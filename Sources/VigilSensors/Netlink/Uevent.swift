@@ -15,6 +15,9 @@ public struct Uevent: Hashable, Sendable, Encodable, CustomStringConvertible {
     public var subsystem: String
     /// The device type (`DEVTYPE`), when the subsystem has types.
     public var devtype: String?
+    /// The device node's name under `/dev` (`DEVNAME`), for example `iio:device0` or `input/event3`, when the device
+    /// has a node.
+    public var devname: String?
     /// The bound driver (`DRIVER`), when there is one.
     public var driver: String?
     /// The kernel's event sequence number (`SEQNUM`).
@@ -24,13 +27,14 @@ public struct Uevent: Hashable, Sendable, Encodable, CustomStringConvertible {
 
     /// Creates an event.
     public init(
-        action: Action, devpath: String, subsystem: String, devtype: String? = nil, driver: String? = nil,
-        seqnum: UInt64? = nil, properties: [String: String] = [:]
+        action: Action, devpath: String, subsystem: String, devtype: String? = nil, devname: String? = nil,
+        driver: String? = nil, seqnum: UInt64? = nil, properties: [String: String] = [:]
     ) {
         self.action = action
         self.devpath = devpath
         self.subsystem = subsystem
         self.devtype = devtype
+        self.devname = devname
         self.driver = driver
         self.seqnum = seqnum
         self.properties = properties
@@ -41,8 +45,9 @@ public struct Uevent: Hashable, Sendable, Encodable, CustomStringConvertible {
         var text = "\(action) \(subsystem)"
         if let devtype { text += "/" + devtype }
         text += " " + devpath
+        if let devname { text += " /dev/" + devname }
         if let driver { text += " driver=" + driver }
-        let keys = ["ACTION", "DEVPATH", "SUBSYSTEM", "DEVTYPE", "DRIVER", "SEQNUM"]
+        let keys = ["ACTION", "DEVPATH", "SUBSYSTEM", "DEVTYPE", "DEVNAME", "DRIVER", "SEQNUM"]
         let extra = properties.filter { !keys.contains($0.key) }.sorted { $0.key < $1.key }
         if !extra.isEmpty { text += " (" + extra.map { "\($0.key)=\($0.value)" }.joined(separator: " ") + ")" }
         if let seqnum { text += " #\(seqnum)" }

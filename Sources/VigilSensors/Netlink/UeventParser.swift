@@ -2,11 +2,11 @@
 ///
 /// Messages in udev's own format (starting with `libudev\0`) are rejected: they come from a user-space daemon, and
 /// Vigil trusts only the kernel. The parser never traps; anything it cannot use yields `nil`.
-public enum UeventParser {
+package enum UeventParser {
     private static let udevMagic: [UInt8] = Array("libudev".utf8) + [0]
 
     /// Decodes one datagram, or returns `nil` for udev-format, truncated or malformed input.
-    public static func parse(_ bytes: UnsafeRawBufferPointer) -> Uevent? {
+    package static func parse(_ bytes: UnsafeRawBufferPointer) -> Uevent? {
         guard !bytes.isEmpty, !bytes.starts(with: udevMagic) else { return nil }
         let fields = bytes.split(separator: 0, omittingEmptySubsequences: true)
         guard let summary = fields.first, let at = summary.firstIndex(of: UInt8(ascii: "@")) else { return nil }
@@ -29,21 +29,22 @@ public enum UeventParser {
         }
         return Uevent(
             action: action, devpath: devpath, subsystem: subsystem, devtype: properties["DEVTYPE"],
+            devname: properties["DEVNAME"],
             driver: properties["DRIVER"], seqnum: seqnum, properties: properties)
     }
 
     /// Decodes one datagram held in an array.
-    public static func parse(_ bytes: [UInt8]) -> Uevent? {
+    package static func parse(_ bytes: [UInt8]) -> Uevent? {
         bytes.withUnsafeBytes { parse($0) }
     }
 
     /// Decodes one datagram if the kernel sent it (port 0, uid 0 in the credentials); `nil` for any other sender.
-    public static func parse(_ bytes: UnsafeRawBufferPointer, from sender: NetlinkSender) -> Uevent? {
+    package static func parse(_ bytes: UnsafeRawBufferPointer, from sender: NetlinkSender) -> Uevent? {
         sender.isKernelWithCredentials ? parse(bytes) : nil
     }
 
     /// Decodes one datagram held in an array if the kernel sent it.
-    public static func parse(_ bytes: [UInt8], from sender: NetlinkSender) -> Uevent? {
+    package static func parse(_ bytes: [UInt8], from sender: NetlinkSender) -> Uevent? {
         bytes.withUnsafeBytes { parse($0, from: sender) }
     }
 }

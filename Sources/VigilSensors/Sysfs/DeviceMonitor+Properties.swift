@@ -20,7 +20,8 @@ extension DeviceMonitor {
                 properties["ACTION"] = uevent.action.rawValue
                 properties["SUBSYSTEM"] = uevent.subsystem
                 return properties
-            case .overflow:
+            case .overflow, .unavailable:
+                // Events are lost, or may be while the monitor cannot read them: rescan.
                 return ["ACTION": "overflow"]
             }
         }

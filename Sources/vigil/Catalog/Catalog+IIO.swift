@@ -18,16 +18,17 @@ extension Catalog {
             iioEntry("proximity", "Proximity (IIO)", ProximitySensor.self),
             iioEntry("barometer", "Air pressure and altitude (IIO), kPa", Barometer.self),
             .withUevents(id: "orientation", name: "Screen orientation (IIO accelerometer)", subsystem: "iio") {
-                context, changes in
-                OrientationMonitor(root: context.sysRoot, mode: iioMode(Accelerometer.self, context), changes: changes)
+                context, devices in
+                OrientationMonitor(
+                    root: context.sysRoot, mode: iioMode(Accelerometer.self, context), changes: devices?.readings)
             },
         ]
     }
 
     /// An entry for the first device of one sensor kind under `--sys-root`.
     private static func iioEntry<Kind: IIOSensorKind>(_ id: String, _ name: String, _ kind: Kind.Type) -> CatalogEntry {
-        .withUevents(id: id, name: name, subsystem: "iio") { context, changes in
-            IIOSensorMonitor<Kind>(root: context.sysRoot, mode: iioMode(Kind.self, context), changes: changes)
+        .withUevents(id: id, name: name, subsystem: "iio") { context, devices in
+            IIOSensorMonitor<Kind>(root: context.sysRoot, mode: iioMode(Kind.self, context), changes: devices?.readings)
         }
     }
 

@@ -9,13 +9,14 @@ extension Catalog {
                 id: "network", name: "Network interfaces, routes and connectivity (rtnetlink)", argumentName: nil,
                 availability: { context in makeNetworkMonitor(context).availability },
                 start: { context, _, emitter in
-                    // Start first, then subscribe: the subject then replays the complete first path rather than
-                    // the empty one it holds before the first dump.
+                    // The monitor's readings begin pending; the first line shown is the complete first dump (or
+                    // why the kernel cannot be read).
                     let monitor = makeNetworkMonitor(context)
-                    try monitor.startMonitoring()
                     let subscription = monitor.readings.subscribe(on: .queue(emitter.queue)) { path in
+                        guard path.phase != .pending else { return }
                         emitter.emit(source: "network", reading: path)
                     }
+                    try monitor.startMonitoring()
                     return RunningSource(monitor: monitor, subscription: subscription)
                 }),
             .source(id: "devices", name: "Device hotplug (kernel uevents)") { context, _ in

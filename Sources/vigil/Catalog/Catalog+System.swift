@@ -8,8 +8,8 @@ extension Catalog {
     static var systemEntries: [CatalogEntry] {
         [
             battery,
-            .withUevents(id: "power", name: "Power supplies (sysfs)", subsystem: "power_supply") { context, changes in
-                PowerSupplyMonitor(root: context.sysRoot, changes: changes)
+            .withUevents(id: "power", name: "Power supplies (sysfs)", subsystem: "power_supply") { context, devices in
+                PowerSupplyMonitor(root: context.sysRoot, changes: devices?.ueventProperties)
             },
             .source(id: "thermal", name: "Thermal zones (sysfs)") { context, _ in
                 ThermalMonitor(root: context.sysRoot)
@@ -17,8 +17,8 @@ extension Catalog {
             .source(id: "hwmon", name: "Hardware monitors (sysfs hwmon)") { context, _ in
                 HwmonMonitor(root: context.sysRoot)
             },
-            .withUevents(id: "backlight", name: "Backlight (sysfs)", subsystem: "backlight") { context, changes in
-                BacklightMonitor(root: context.sysRoot, changes: changes)
+            .withUevents(id: "backlight", name: "Backlight (sysfs)", subsystem: "backlight") { context, devices in
+                BacklightMonitor(root: context.sysRoot, changes: devices?.ueventProperties)
             },
             .source(id: "cpu", name: "CPU use (/proc/stat)") { context, _ in
                 CPUUsageMonitor(root: context.procRoot)
@@ -44,7 +44,7 @@ extension Catalog {
         let power = CatalogEntry.withUevents(
             id: "battery", name: "Battery (sysfs power_supply)", subsystem: "power_supply"
         ) {
-            context, changes in PowerSupplyMonitor(root: context.sysRoot, changes: changes)
+            context, devices in PowerSupplyMonitor(root: context.sysRoot, changes: devices?.ueventProperties)
         }
         return CatalogEntry(
             id: power.id, name: power.name, argumentName: nil,

@@ -10,12 +10,12 @@ import VigilSensors
 @Suite struct IIOHotplugTests {
     static let fast = IIOMode.polled(rate: 200)
 
-    /// The properties of a kernel uevent for `iio:deviceN`, as ``DeviceMonitor/ueventProperties`` gives them.
-    static func uevent(_ action: String, _ id: String, subsystem: String = "iio") -> [String: String] {
-        [
-            "ACTION": action, "SUBSYSTEM": subsystem, "DEVPATH": "/devices/platform/sensors/\(id)",
-            "DEVNAME": id, "DEVTYPE": "iio_device",
-        ]
+    /// A kernel uevent for `iio:deviceN`, as a ``DeviceMonitor`` publishes it.
+    static func uevent(_ action: Uevent.Action, _ id: String, subsystem: String = "iio") -> DeviceEvent {
+        .uevent(
+            Uevent(
+                action: action, devpath: "/devices/platform/sensors/\(id)", subsystem: subsystem,
+                devtype: "iio_device", devname: id))
     }
 
     static func addLight(_ tree: FakeIIOTree, _ number: Int, lux: String) {
@@ -32,7 +32,7 @@ import VigilSensors
         defer { monitor.stopMonitoring() }
         #expect(recorder.first { $0.value?.lux == 42.5 } != nil)
 
-        changes.publish(Self.uevent("remove", "iio:device0"))
+        changes.publish(Self.uevent(.remove, "iio:device0"))
         tree.removeDevice(0)
         #expect(monitor.isMonitoring)
         #expect(monitor.device == nil)
@@ -41,7 +41,7 @@ import VigilSensors
         #expect(removed.description.contains("waiting for a device to be added"))
 
         Self.addLight(tree, 0, lux: "7")
-        changes.publish(Self.uevent("add", "iio:device0"))
+        changes.publish(Self.uevent(.add, "iio:device0"))
         #expect(monitor.device?.id == "iio:device0")
         #expect(recorder.first { $0.value?.lux == 7 } != nil)
     }
@@ -57,15 +57,15 @@ import VigilSensors
 
         // A device of another kind changes why there is none; a second event for it says nothing new.
         tree.addDevice(0, name: "prox", files: ["in_proximity_raw": "3\n"])
-        changes.publish(Self.uevent("add", "iio:device0"))
-        changes.publish(Self.uevent("change", "iio:device0"))
+        changes.publish(Self.uevent(.add, "iio:device0"))
+        changes.publish(Self.uevent(.change, "iio:device0"))
         #expect(monitor.device == nil)
         #expect(recorder.values.count == 3)
         #expect(recorder.values.last?.description.contains("none of the 1 IIO devices") == true)
         #expect(recorder.values.allSatisfy { $0.value == nil })
 
         Self.addLight(tree, 1, lux: "300")
-        changes.publish(Self.uevent("add", "iio:device1"))
+        changes.publish(Self.uevent(.add, "iio:device1"))
         #expect(monitor.device?.id == "iio:device1")
         #expect(recorder.first { $0.value?.lux == 300 } != nil)
     }
@@ -76,7 +76,7 @@ import VigilSensors
         defer { monitor.stopMonitoring() }
         #expect(monitor.device?.id == "iio:device0")
         // The kernel sends the remove uevent before it deletes the sysfs directory.
-        changes.publish(Self.uevent("remove", "iio:device0"))
+        changes.publish(Self.uevent(.remove, "iio:device0"))
         tree.removeDevice(0)
         #expect(monitor.device?.id == "iio:device1")
         #expect(recorder.first { $0.value?.lux == 2 } != nil)
@@ -86,16 +86,18 @@ import VigilSensors
         let light = try HotplugLight(["5"])
         let (tree, changes, monitor) = (light.tree, light.changes, light.monitor)
         defer { monitor.stopMonitoring() }
-        changes.publish(Self.uevent("remove", "iio:device1"))
-        changes.publish(Self.uevent("remove", "trigger0"))
-        changes.publish(Self.uevent("remove", "iio:device0", subsystem: "net"))
-        changes.publish(["ACTION": "remove", "DEVPATH": "/devices/platform/sensors/iio:device0", "SUBSYSTEM": "input"])
-        changes.publish(["ACTION": "remove"])
-        changes.publish([:])
+        changes.publish(Self.uevent(.remove, "iio:device1"))
+        changes.publish(Self.uevent(.remove, "trigger0"))
+        changes.publish(Self.uevent(.remove, "iio:device0", subsystem: "net"))
+        changes.publish(
+            .uevent(Uevent(action: .remove, devpath: "/devices/platform/sensors/iio:device0", subsystem: "input")))
+        changes.publish(
+            .uevent(Uevent(action: .move, devpath: "/devices/platform/sensors/iio:device0", subsystem: "iio")))
         #expect(monitor.device?.id == "iio:device0")
         // DEVPATH alone names the device when DEVNAME is missing.
         tree.removeDevice(0)
-        changes.publish(["ACTION": "remove", "SUBSYSTEM": "iio", "DEVPATH": "/devices/platform/sensors/iio:device0"])
+        changes.publish(
+            .uevent(Uevent(action: .remove, devpath: "/devices/platform/sensors/iio:device0", subsystem: "iio")))
         #expect(monitor.device == nil)
         #expect(monitor.isMonitoring)
     }
@@ -104,27 +106,27 @@ import VigilSensors
         let light = try HotplugLight(["5"])
         let (tree, changes, monitor, recorder) = (light.tree, light.changes, light.monitor, light.recorder)
         defer { monitor.stopMonitoring() }
-        changes.publish(["ACTION": "overflow"])
+        changes.publish(.overflow)
         #expect(monitor.device?.id == "iio:device0")
         tree.removeDevice(0)
-        changes.publish(["ACTION": "overflow"])
+        changes.publish(.overflow)
         #expect(monitor.device == nil)
         #expect(recorder.first { $0.description.contains("was removed") } != nil)
         Self.addLight(tree, 3, lux: "6")
-        changes.publish(["ACTION": "overflow"])
+        changes.publish(.overflow)
         #expect(monitor.device?.id == "iio:device3")
     }
 
     @Test func stopEndsHotplugAndWithoutItAMissingDeviceIsAnError() throws {
         let tree = FakeIIOTree()
-        let changes = PublishSubject<[String: String]>()
+        let changes = PublishSubject<DeviceEvent>()
         let monitor = AmbientLightMonitor(root: tree.root, mode: Self.fast, changes: changes)
         try monitor.startMonitoring()
         monitor.stopMonitoring()
         #expect(!monitor.isMonitoring)
         let recorder = IIOReadingRecorder(monitor.readings)
         Self.addLight(tree, 0, lux: "9")
-        changes.publish(Self.uevent("add", "iio:device0"))
+        changes.publish(Self.uevent(.add, "iio:device0"))
         #expect(monitor.device == nil)
         #expect(recorder.values.count == 1)
 
@@ -136,7 +138,7 @@ import VigilSensors
     @Test func aFailedDeviceNodeWaitsForTheDeviceToComeBack() throws {
         let tree = FakeIIOTree()
         tree.addCaptureAccelerometer()
-        let changes = PublishSubject<[String: String]>()
+        let changes = PublishSubject<DeviceEvent>()
         let monitor = AccelerometerMonitor(root: tree.root, mode: .buffered(), changes: changes)
         let recorder = IIOReadingRecorder(monitor.readings)
         try monitor.startMonitoring()
@@ -149,7 +151,7 @@ import VigilSensors
         #expect(monitor.device == nil)
         #expect(recorder.wait { _ in tree.read(enable) == "0" })
 
-        changes.publish(Self.uevent("add", "iio:device0"))
+        changes.publish(Self.uevent(.add, "iio:device0"))
         #expect(monitor.device?.id == "iio:device0")
         #expect(tree.read(enable) == "1")
         let scan: [UInt8] = [0, 1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0] + [9, 0, 0, 0, 0, 0, 0, 0]
@@ -163,7 +165,7 @@ import VigilSensors
         let tree = FakeIIOTree()
         Self.addLight(tree, 0, lux: "1")
         Self.addLight(tree, 1, lux: "2")
-        let changes = PublishSubject<[String: String]>()
+        let changes = PublishSubject<DeviceEvent>()
         let monitor = AmbientLightMonitor(root: tree.root, mode: Self.fast, changes: changes)
         DispatchQueue.concurrentPerform(iterations: 3) { worker in
             for round in 0..<200 {
@@ -172,9 +174,9 @@ import VigilSensors
                     try? monitor.startMonitoring()
                     monitor.stopMonitoring()
                 case 1:
-                    changes.publish(Self.uevent(round.isMultiple(of: 2) ? "remove" : "add", "iio:device\(round % 2)"))
+                    changes.publish(Self.uevent(round.isMultiple(of: 2) ? .remove : .add, "iio:device\(round % 2)"))
                 default:
-                    changes.publish(["ACTION": "overflow"])
+                    changes.publish(.overflow)
                 }
             }
         }
@@ -182,7 +184,7 @@ import VigilSensors
         #expect(!monitor.isMonitoring)
         #expect(monitor.device == nil)
         let recorder = IIOReadingRecorder(monitor.readings)
-        changes.publish(Self.uevent("add", "iio:device0"))
+        changes.publish(Self.uevent(.add, "iio:device0"))
         _ = recorder.wait(timeout: 0.1) { $0.count > 1 }
         #expect(recorder.values.count == 1, "nothing is read after the last stop")
     }
@@ -192,7 +194,7 @@ import VigilSensors
 /// (`iio:device0`, `iio:device1`, …); the test stops it.
 final class HotplugLight {
     let tree = FakeIIOTree()
-    let changes = PublishSubject<[String: String]>()
+    let changes = PublishSubject<DeviceEvent>()
     let monitor: AmbientLightMonitor
     let recorder: IIOReadingRecorder<IIOReading<AmbientLight.Value>>
 

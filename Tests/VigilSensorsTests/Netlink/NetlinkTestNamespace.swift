@@ -37,6 +37,11 @@ final class NetlinkTestNamespace {
         try Self.run(["ip", "netns", "exec", name, "sh", "-c", command])
     }
 
+    /// Runs a command inside the namespace (`ip netns exec NAME args…`) and returns its standard output.
+    func output(_ arguments: String...) throws -> String {
+        try Self.run(["ip", "netns", "exec", name] + arguments)
+    }
+
     /// Runs `ip -n NAME -j args…` and decodes its JSON array.
     func json(_ arguments: String...) throws -> [[String: Any]] {
         let output = try Self.run(["ip", "-n", name, "-j"] + arguments)

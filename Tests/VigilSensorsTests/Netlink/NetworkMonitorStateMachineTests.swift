@@ -50,6 +50,27 @@ import Testing
         #expect(machine.publishablePath?.interfaces.map(\.name) == ["eth0"])
     }
 
+    @Test func linkComingUpOrRegainingCarrierRedoesTheDump() throws {
+        var machine = Machine(port: Self.port, sysfsRoot: nil)
+        #expect(completeDump(&machine, starting: machine.synchronize(), link: "eth0"))
+        // 0x10043 is up, running and lower-up; 0x1002 is down, without carrier.
+        #expect(feed(&machine) { $0.link(index: 2, name: "eth0", flags: 0x1002) }.isEmpty, "down: nothing to redo")
+        #expect(feed(&machine) { $0.link(index: 2, name: "eth0", flags: 0x1002, mtu: 9000) }.isEmpty)
+        let up = feed(&machine) { $0.link(index: 2, name: "eth0", flags: 0x1003) }
+        guard case .request(.links, _)? = up.first else {
+            Issue.record("coming up should dump again, got \(up)")
+            return
+        }
+        #expect(completeDump(&machine, starting: up, link: "eth0"))
+        #expect(feed(&machine) { $0.link(index: 2, name: "eth0", flags: 0x1003) }.isEmpty, "carrier lost")
+        let carrier = feed(&machine) { $0.link(index: 2, name: "eth0", flags: 0x10043) }
+        guard case .request(.links, _)? = carrier.first else {
+            Issue.record("regaining carrier should dump again, got \(carrier)")
+            return
+        }
+        #expect(feed(&machine) { $0.link(index: 3, name: "new0", flags: 0x10043) }.isEmpty, "a new link has no routes")
+    }
+
     @Test func redoesADumpTheKernelMarkedInterrupted() throws {
         var machine = Machine(port: Self.port, sysfsRoot: nil)
         let links = try #require(sequence(of: machine.synchronize()))

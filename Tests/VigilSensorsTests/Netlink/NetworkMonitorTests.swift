@@ -16,7 +16,8 @@ struct NetworkMonitorTests {
         let recorder = monitor.readings.subscribe { next in emitted.withLock { $0.append(next) } }
         defer { recorder.dispose() }
 
-        #expect(path.interface(named: "lo")?.kind == .loopback, "the first dump is complete when start returns")
+        #expect(await eventually(within: 20) { path.interface(named: "lo") != nil }, "the first dump completes")
+        #expect(path.interface(named: "lo")?.kind == .loopback)
         #expect(path.status == .unsatisfied(reason: .noInterfaceUp))
 
         try namespace.ip("link", "add", "va", "type", "veth", "peer", "name", "vb")
@@ -27,8 +28,11 @@ struct NetworkMonitorTests {
 
         try namespace.ip("link", "set", "va", "up")
         try namespace.ip("link", "set", "vb", "up")
-        #expect(await eventually(within: 20) { path.interface(named: "va")?.hasCarrier == true })
-        #expect(path.interface(named: "va")?.operationalStatus == .up)
+        // Carrier and operational state reach the kernel's tables in two steps (link watch); wait for both.
+        #expect(
+            await eventually(within: 20) {
+                path.interface(named: "va")?.hasCarrier == true && path.interface(named: "va")?.operationalStatus == .up
+            })
         #expect(path.status == .unsatisfied(reason: .noRoutableAddress))
 
         try namespace.ip("addr", "add", "192.0.2.10/24", "dev", "va")

@@ -20,6 +20,16 @@ import VigilSensors
         #expect(event.description == "add net /devices/virtual/net/veth0 (IFINDEX=5 INTERFACE=veth0) #4711")
     }
 
+    @Test func decodesDevname() throws {
+        let bytes = Self.datagram([
+            "add@/devices/platform/sensors/iio:device0", "ACTION=add", "DEVPATH=/devices/platform/sensors/iio:device0",
+            "SUBSYSTEM=iio", "DEVTYPE=iio_device", "DEVNAME=iio:device0", "MAJOR=241", "MINOR=0", "SEQNUM=9",
+        ])
+        let event = try #require(UeventParser.parse(bytes))
+        #expect(event.devname == "iio:device0" && event.devtype == "iio_device" && event.subsystem == "iio")
+        #expect(event.description.contains("/dev/iio:device0") && !event.description.contains("DEVNAME="))
+    }
+
     @Test func decodesDevtypeAndDriver() throws {
         let bytes = Self.datagram([
             "bind@/devices/pci0000:00/0000:00:14.0/usb1/1-1", "ACTION=bind",

@@ -27,7 +27,7 @@ import Vigil
                     tree.addDevice(0, name: "als", files: ["in_illuminance_input": "3\n"])
                 }
                 return AmbientLightMonitor(
-                    root: directory, mode: .polled(rate: 100), changes: PublishSubject<[String: String]>())
+                    root: directory, mode: .polled(rate: 100), changes: PublishSubject<DeviceEvent>())
             }
         ),
         (
