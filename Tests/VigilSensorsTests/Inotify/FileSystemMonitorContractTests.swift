@@ -1,0 +1,40 @@
+import Glibc
+import Testing
+import VigilSensors
+
+extension InotifyKernelTests {
+    /// The contract every source keeps: changes to the watched object itself, release, and in-band problems.
+    @Suite(.timeLimit(.minutes(1))) struct FileSystemMonitorContractTests {
+        @Test func reportsChangesToTheWatchedDirectoryItself() async throws {
+            let directory = TemporaryDirectory()
+            defer { directory.remove() }
+            let (monitor, recorder) = try EventRecorder.started(directory.path)
+            defer { monitor.stopMonitoring() }
+            #expect(chmod(directory.path, 0o700) == 0)
+            #expect(await recorder.waitFor(.attributesChanged, directory.path), "\(recorder.all)")
+            #expect(recorder.all.first?.isDirectory == true)
+            recorder.clear()
+            // `touch DIR`: new timestamps.
+            #expect(utimes(directory.path, nil) == 0)
+            #expect(await recorder.waitFor(.attributesChanged, directory.path), "\(recorder.all)")
+        }
+
+        @Test func aReleasedMonitorStopsAndClosesItsDescriptor() async throws {
+            let directory = TemporaryDirectory()
+            defer { directory.remove() }
+            let before = InotifyKernelTests.inotifyDescriptorCount()
+            var monitor: FileSystemMonitor? = FileSystemMonitor(path: directory.path, recursive: true)
+            let recorder = try #require(monitor.map { EventRecorder($0) })
+            try monitor?.startMonitoring()
+            #expect(InotifyKernelTests.inotifyDescriptorCount() == before + 1)
+            writeFile(directory.file("while-held"))
+            #expect(await recorder.waitFor(.created, directory.file("while-held")))
+            monitor = nil
+            #expect(InotifyKernelTests.inotifyDescriptorCount() == before)
+            recorder.clear()
+            writeFile(directory.file("after-release"))
+            try await Task.sleep(for: .milliseconds(100))
+            #expect(recorder.all.isEmpty, "\(recorder.all)")
+        }
+    }
+}
