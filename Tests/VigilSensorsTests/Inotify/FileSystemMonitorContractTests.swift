@@ -1,4 +1,5 @@
 import Glibc
+import Synchronization
 import Testing
 import VigilSensors
 
@@ -35,6 +36,31 @@ extension InotifyKernelTests {
             writeFile(directory.file("after-release"))
             try await Task.sleep(for: .milliseconds(100))
             #expect(recorder.all.isEmpty, "\(recorder.all)")
+        }
+
+        /// The walk of a large recursive start runs outside the monitor's lock: a stop meanwhile returns at once, and
+        /// the start, finding itself stopped, closes what it opened.
+        @Test func stopDuringALongStartReturnsAtOnceAndLeavesNothingRunning() async throws {
+            let directory = TemporaryDirectory()
+            defer { directory.remove() }
+            for outer in 0..<50 {
+                mkdir(directory.file("d\(outer)"), 0o755)
+                for inner in 0..<60 { mkdir(directory.file("d\(outer)/d\(inner)"), 0o755) }
+            }
+            let before = InotifyKernelTests.inotifyDescriptorCount()
+            let monitor = FileSystemMonitor(path: directory.path, recursive: true)
+            let startReturned = Atomic<Bool>(false)
+            let starter = Task.detached {
+                try monitor.startMonitoring()
+                startReturned.store(true, ordering: .sequentiallyConsistent)
+            }
+            while !monitor.isMonitoring && !startReturned.load(ordering: .sequentiallyConsistent) { sched_yield() }
+            monitor.stopMonitoring()
+            let stopReturnedFirst = !startReturned.load(ordering: .sequentiallyConsistent)
+            try await starter.value
+            #expect(stopReturnedFirst, "stopMonitoring() waited for the directory walk of startMonitoring()")
+            #expect(!monitor.isMonitoring)
+            #expect(InotifyKernelTests.inotifyDescriptorCount() == before)
         }
     }
 }
