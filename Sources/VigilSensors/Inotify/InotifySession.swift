@@ -146,10 +146,19 @@ final class InotifySession: Sendable {
         finishRead(drained: drained, atDeadline: atDeadline)
     }
 
-    /// Translates records one at a time, making each one's system calls before the next is translated.
+    /// Translates records in order under the lock until one needs system calls, makes them after the lock, and goes
+    /// on: a record's system calls are made before the next record is translated.
     private func translate(_ records: [InotifyEvent]) {
-        for record in records {
-            let actions = state.withLock { $0.translator.translate(record) }
+        var next = records.startIndex
+        while next < records.endIndex {
+            let actions = state.withLock { state in
+                while next < records.endIndex {
+                    let actions = state.translator.translate(records[next])
+                    next += 1
+                    if !actions.isEmpty { return actions }
+                }
+                return []
+            }
             perform(actions)
         }
     }

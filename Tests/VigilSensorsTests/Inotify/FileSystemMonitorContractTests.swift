@@ -1,6 +1,7 @@
 import Glibc
 import Synchronization
 import Testing
+import Vigil
 import VigilSensors
 
 extension InotifyKernelTests {
@@ -18,6 +19,26 @@ extension InotifyKernelTests {
             // `touch DIR`: new timestamps.
             #expect(utimes(directory.path, nil) == 0)
             #expect(await recorder.waitFor(.attributesChanged, directory.path), "\(recorder.all)")
+        }
+
+        @Test func theWatchedDirectoryRemovedArrivesInBandAndNeverEndsTheSubject() async throws {
+            let parent = TemporaryDirectory()
+            defer { parent.remove() }
+            let watched = parent.file("watched")
+            mkdir(watched, 0o755)
+            let monitor = FileSystemMonitor(path: watched)
+            let recorder = EventRecorder(monitor)
+            let completions = Atomic<Int>(0)
+            let subscription = monitor.readings.subscribe(
+                onNext: { _ in }, onCompletion: { _ in completions.add(1, ordering: .relaxed) })
+            defer { subscription.dispose() }
+            try monitor.startMonitoring()
+            defer { monitor.stopMonitoring() }
+            rmdir(watched)
+            #expect(await recorder.waitFor(.watchedObjectDeleted, watched))
+            #expect(await recorder.waitFor(.watchRemoved, watched))
+            monitor.stopMonitoring()
+            #expect(completions.load(ordering: .relaxed) == 0, "a source never completes or fails its subject")
         }
 
         @Test func aReleasedMonitorStopsAndClosesItsDescriptor() async throws {
