@@ -1,4 +1,14 @@
 /// A change a ``FileSystemMonitor`` saw.
+///
+/// Paths are ``BytePath``s: a file whose name is not UTF-8 is reported with its exact bytes, and two names that
+/// differ only in Unicode normalization are two different paths.
+///
+/// As JSON (`Encodable`), an event is an object with `kind`, `path`, `isDirectory`, and `oldPath` and `detail` when
+/// present. A path is a JSON string: its exact text when it is valid UTF-8 (the usual case, so `"path":"/tmp/a"`).
+/// When it is not, the string is only for display (each invalid sequence becomes U+FFFD) and a parallel field,
+/// `pathBytes` (or `oldPathBytes`), holds the path's exact bytes in standard base64 (RFC 4648, with padding): a reader
+/// that needs the real path decodes that field whenever it is present. Either way the line is valid JSON and nothing
+/// is lost.
 public struct FileSystemEvent: Hashable, Sendable, Encodable, CustomStringConvertible {
     /// What happened.
     public enum Kind: String, Hashable, Sendable, Encodable, CaseIterable {
@@ -32,15 +42,18 @@ public struct FileSystemEvent: Hashable, Sendable, Encodable, CustomStringConver
     /// What happened.
     public let kind: Kind
     /// The path the event is about (for ``Kind/moved``, the new path).
-    public let path: String
+    public let path: BytePath
     /// For ``Kind/moved`` and ``Kind/watchedObjectMoved``, the path before the move.
-    public let oldPath: String?
+    public let oldPath: BytePath?
     /// Whether the entry is a directory.
     public let isDirectory: Bool
     /// A human explanation for ``Kind/overflow`` and ``Kind/watchFailed``.
     public let detail: String?
 
-    public init(kind: Kind, path: String, oldPath: String? = nil, isDirectory: Bool = false, detail: String? = nil) {
+    /// Creates an event.
+    public init(
+        kind: Kind, path: BytePath, oldPath: BytePath? = nil, isDirectory: Bool = false, detail: String? = nil
+    ) {
         self.kind = kind
         self.path = path
         self.oldPath = oldPath
@@ -48,12 +61,33 @@ public struct FileSystemEvent: Hashable, Sendable, Encodable, CustomStringConver
         self.detail = detail
     }
 
+    /// One line for people: the kind, then the path (`old -> new` for a move), escaped like `ls -b` so that a name
+    /// with a newline or bytes that are not UTF-8 stays on one line and stays distinct.
     public var description: String {
         var line = kind.rawValue + " "
-        if let oldPath { line += oldPath + " -> " }
-        line += path
+        if let oldPath { line += oldPath.description + " -> " }
+        line += path.description
         if isDirectory { line += "/" }
         if let detail { line += ": " + detail }
         return line
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case kind, path, pathBytes, oldPath, oldPathBytes, isDirectory, detail
+    }
+
+    /// Encodes the event as described in the type's discussion: `pathBytes`/`oldPathBytes` appear only for a path
+    /// that is not valid UTF-8.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(kind, forKey: .kind)
+        try container.encode(path.lossyString, forKey: .path)
+        if !path.isValidUTF8 { try container.encode(path.base64, forKey: .pathBytes) }
+        if let oldPath {
+            try container.encode(oldPath.lossyString, forKey: .oldPath)
+            if !oldPath.isValidUTF8 { try container.encode(oldPath.base64, forKey: .oldPathBytes) }
+        }
+        try container.encode(isDirectory, forKey: .isDirectory)
+        try container.encodeIfPresent(detail, forKey: .detail)
     }
 }

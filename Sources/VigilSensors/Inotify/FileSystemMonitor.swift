@@ -6,7 +6,12 @@ import Vigil
 /// A directory reports changes to its entries (and, with `recursive`, to everything below it, including
 /// subdirectories created later: each new directory is watched first and then listed, so files created in it before
 /// the watch existed are reported as ``FileSystemEvent/Kind/created`` too, possibly twice). A rename inside the tree
-/// arrives as one ``FileSystemEvent/Kind/moved`` event with both paths; a move out or in arrives as deleted or created.
+/// arrives as one ``FileSystemEvent/Kind/moved`` event with both paths, even when its two halves come in different
+/// reads (an unpaired half waits up to a few milliseconds for the other); a move out or in arrives as deleted or
+/// created. Changes to the watched directory itself (its permissions, its timestamps) arrive with its own path.
+///
+/// Paths are bytes (``BytePath``): names that are not UTF-8 are watched and reported exactly, and two names that
+/// differ only in Unicode normalization are two files.
 ///
 /// A single file is watched through its parent directory, so an editor's atomic save (write a temp file, rename it
 /// over the original) keeps being reported: as ``FileSystemEvent/Kind/modified`` of the file's path.
@@ -14,36 +19,70 @@ import Vigil
 /// Events are published on the event-loop thread, in kernel order, never under a lock; subscribe with a queue
 /// delivery if the consumer is slow. When the kernel drops events, an ``FileSystemEvent/Kind/overflow`` event says
 /// the consumer must rescan. After ``stopMonitoring()`` returns, nothing more is published.
+///
+/// Problems after the start travel in-band, as events: ``FileSystemEvent/Kind/overflow``,
+/// ``FileSystemEvent/Kind/watchFailed`` (with the limit to raise), ``FileSystemEvent/Kind/watchedObjectDeleted`` and
+/// ``FileSystemEvent/Kind/watchRemoved``. The subject is never failed or completed. A monitor that is released stops
+/// and closes its inotify descriptor.
 public final class FileSystemMonitor: Source {
     /// The watched path, as given (without a trailing slash).
-    public let path: String
+    public let path: BytePath
     /// Whether subdirectories are watched too.
     public let isRecursive: Bool
     /// The events; a `PublishSubject`, since file changes are events, not state.
     public let readings = PublishSubject<FileSystemEvent>()
 
-    private let loop: EventLoop
-    private let running = Mutex<Running?>(nil)
+    private let eventLoop: EventLoop
+    private let tuning: InotifyTuning
+    private let phase = Mutex<Phase>(.stopped)
 
-    private struct Running {
-        let session: InotifySession
-        let registration: EventLoop.Registration
+    /// Where the monitor is between start and stop; the lock is never held across a system call.
+    private enum Phase {
+        case stopped
+        /// ``startMonitoring()`` is adding the watches, outside the lock; a stop meanwhile replaces this phase, and the
+        /// starting thread, finding its attempt gone, closes what it opened.
+        case starting(StartAttempt)
+        /// Running; `registration` is nil until the starting thread has registered the session with the loop.
+        case running(InotifySession, registration: EventLoop.Registration?)
+    }
+
+    /// Creates a monitor for `path`, given as bytes; nothing is watched until ``startMonitoring()``.
+    ///
+    /// - Parameters:
+    ///   - path: A file or directory; its name need not be UTF-8.
+    ///   - recursive: For a directory, also watch every directory below it.
+    ///   - eventLoop: The event loop that reads the inotify descriptor.
+    public init(path: BytePath, recursive: Bool = false, eventLoop: EventLoop = .shared) {
+        self.path = path.withoutTrailingSlashes
+        self.isRecursive = recursive
+        self.eventLoop = eventLoop
+        self.tuning = .standard
     }
 
     /// Creates a monitor for `path`; nothing is watched until ``startMonitoring()``.
     ///
     /// - Parameters:
-    ///   - path: A file or directory.
+    ///   - path: A file or directory, as text (its UTF-8 bytes are the path).
     ///   - recursive: For a directory, also watch every directory below it.
-    ///   - loop: The event loop that reads the inotify descriptor.
-    public init(path: String, recursive: Bool = false, loop: EventLoop = .shared) {
-        var normalized = path
-        while normalized.count > 1 && normalized.hasSuffix("/") { normalized.removeLast() }
-        self.path = normalized
-        self.isRecursive = recursive
-        self.loop = loop
+    ///   - eventLoop: The event loop that reads the inotify descriptor.
+    public convenience init(path: String, recursive: Bool = false, eventLoop: EventLoop = .shared) {
+        self.init(path: BytePath(path), recursive: recursive, eventLoop: eventLoop)
     }
 
+    /// Creates a monitor that reads as `tuning` says; for tests that split renames across reads.
+    package init(path: BytePath, recursive: Bool, eventLoop: EventLoop, tuning: InotifyTuning) {
+        self.path = path.withoutTrailingSlashes
+        self.isRecursive = recursive
+        self.eventLoop = eventLoop
+        self.tuning = tuning
+    }
+
+    /// One call of ``startMonitoring()``, told apart by identity.
+    private final class StartAttempt: Sendable {}
+
+    deinit { stopMonitoring() }
+
+    /// "Files (PATH)", the path escaped like `ls -b`.
     public var name: String { "Files (\(path))" }
 
     /// Available when the path exists and is readable; otherwise says why not.
@@ -51,63 +90,132 @@ public final class FileSystemMonitor: Source {
         if !SysfsFile.exists("/proc/sys/fs/inotify") {
             return .unavailable(reason: .kernelLacksInterface, detail: "no inotify (/proc/sys/fs/inotify is missing)")
         }
-        if !SysfsFile.exists(path) {
-            if Errno.current == .permissionDenied {
+        do {
+            _ = try path.status()
+        } catch {
+            if error == .permissionDenied {
                 return .unavailable(reason: .permissionDenied, detail: "\(path): permission denied")
             }
             return .unavailable(reason: .missingDevice, detail: "\(path): no such file or directory")
         }
-        if access(path, R_OK) != 0 {
+        if (try? path.checkReadable()) == nil {
             return .unavailable(reason: .permissionDenied, detail: "\(path): permission denied")
         }
         return .available
     }
 
-    public var isMonitoring: Bool { running.withLock { $0 != nil } }
+    /// Whether the monitor is running (or starting).
+    public var isMonitoring: Bool {
+        phase.withLock { phase in
+            if case .stopped = phase { return false }
+            return true
+        }
+    }
 
     /// Starts watching; does nothing if already running.
+    ///
+    /// The watches are added and directories walked outside the monitor's lock.
     ///
     /// - Throws: ``SensorError/notFound(path:)``, ``SensorError/permissionDenied(path:)``, or
     ///   ``SensorError/limitReached(name:value:target:)`` naming `fs.inotify.max_user_watches` (or
     ///   `max_user_instances`) with its value. A recursive watch that cannot watch every directory fails as a whole.
     public func startMonitoring() throws {
-        try running.withLock { (running) throws(SensorError) in
-            guard running == nil else { return }
-            let target = try resolveTarget()
+        let attempt = StartAttempt()
+        let mayStart = phase.withLock { phase in
+            guard case .stopped = phase else { return false }
+            phase = .starting(attempt)
+            return true
+        }
+        guard mayStart else { return }
+        let session: InotifySession
+        do {
             let subject = readings
-            let session = try InotifySession(target: target) { subject.publish($0) }
-            do throws(SensorError) {
-                let registration = try loop.register(fileDescriptor: session.fileDescriptor, interest: .readable) {
-                    [session] _ in session.handleReadable()
-                }
-                running = Running(session: session, registration: registration)
-            } catch {
-                session.close()
-                throw error
+            session = try InotifySession(target: try resolveTarget(), eventLoop: eventLoop, tuning: tuning) {
+                subject.publish($0)
             }
+        } catch {
+            let stillOurs = phase.withLock { phase in
+                guard case .starting(let current) = phase, current === attempt else { return false }
+                phase = .stopped
+                return true
+            }
+            if stillOurs { throw error }
+            return
+        }
+        // Running from here: a stop now deactivates the session, and whoever sees the other done cleans up.
+        let stoppedWhileStarting = phase.withLock { phase in
+            guard case .starting(let current) = phase, current === attempt else { return true }
+            phase = .running(session, registration: nil)
+            return false
+        }
+        if stoppedWhileStarting {
+            session.close()
+            return
+        }
+        let registration: EventLoop.Registration
+        do {
+            registration = try eventLoop.register(fileDescriptor: session.fileDescriptor, interest: .readable) {
+                [session] _ in session.handleReadable()
+            }
+        } catch {
+            let stillOurs = phase.withLock { phase in
+                guard case .running(let current, _) = phase, current === session else { return false }
+                phase = .stopped
+                return true
+            }
+            session.close()
+            if stillOurs { throw error }
+            return
+        }
+        let stoppedMeanwhile = phase.withLock { phase in
+            guard case .running(let current, _) = phase, current === session else { return true }
+            phase = .running(session, registration: registration)
+            return false
+        }
+        if stoppedMeanwhile {
+            registration.cancel()
+            session.close()
         }
     }
 
     /// Stops watching; does nothing if not running. May be called from inside a subscriber of ``readings``.
     public func stopMonitoring() {
-        guard let stopped = running.withLock({ running in running.take() }) else { return }
-        stopped.session.deactivate()
-        stopped.registration.cancel()
-        stopped.session.close()
+        let stopped = phase.withLock { phase -> (InotifySession, EventLoop.Registration?)? in
+            switch phase {
+            case .stopped:
+                return nil
+            case .starting:
+                phase = .stopped
+                return nil
+            case .running(let session, let registration):
+                phase = .stopped
+                return (session, registration)
+            }
+        }
+        guard let (session, registration) = stopped else { return }
+        session.deactivate()
+        // Without a registration yet, the starting thread sees the stop, cancels and closes.
+        guard let registration else { return }
+        registration.cancel()
+        session.close()
     }
 
     private func resolveTarget() throws(SensorError) -> InotifySession.Target {
-        var info = stat()
-        guard stat(path, &info) == 0 else {
-            throw SensorError.from(.current, call: "stat", path: path)
+        let info: stat
+        do {
+            info = try path.status()
+        } catch {
+            throw SensorError.from(error, call: "stat", path: path.description)
         }
         if (info.st_mode & S_IFMT) == S_IFDIR {
             return .directory(path: path, recursive: isRecursive)
         }
-        guard access(path, R_OK) == 0 else { throw SensorError.from(.current, call: "access", path: path) }
-        let slash = path.lastIndex(of: "/")
-        let parent = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
-        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        do {
+            try path.checkReadable()
+        } catch {
+            throw SensorError.from(error, call: "access", path: path.description)
+        }
+        let (parent, name) = path.parentAndName
         return .file(path: path, parent: parent, name: name)
     }
 }

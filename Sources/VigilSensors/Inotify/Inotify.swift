@@ -36,8 +36,8 @@ enum Inotify {
     }
 
     /// Wraps `inotify_add_watch(2)`; returns the watch descriptor.
-    static func addWatch(_ fd: Int32, path: String, mask: UInt32) throws(Errno) -> Int32 {
-        try retryingOnInterrupt { inotify_add_watch(fd, path, mask) }
+    static func addWatch(_ fd: Int32, path: BytePath, mask: UInt32) throws(Errno) -> Int32 {
+        try retryingOnInterrupt { path.withCString { inotify_add_watch(fd, $0, mask) } }
     }
 
     /// Wraps `inotify_rm_watch(2)`; a watch the kernel already removed is not an error.
@@ -45,8 +45,10 @@ enum Inotify {
         _ = try? retryingOnInterrupt { inotify_rm_watch(fd, watchDescriptor) }
     }
 
-    /// Maps a failed `inotify_init1`/`inotify_add_watch` to a ``SensorError``, naming the limit for `ENOSPC`/`EMFILE`.
-    static func error(_ errno: Errno, call: String, path: String) -> SensorError {
+    /// Maps a failed `inotify_init1`/`inotify_add_watch` to a ``SensorError``, naming the limit for `ENOSPC`/`EMFILE`;
+    /// the path appears escaped like `ls -b`.
+    static func error(_ errno: Errno, call: String, path bytePath: BytePath) -> SensorError {
+        let path = bytePath.description
         switch errno {
         case .noSpace:
             let value = (try? SysfsFile.readInteger(watchLimitPath)) ?? -1

@@ -9,15 +9,16 @@ public struct InotifyEvent: Hashable, Sendable {
     public var mask: UInt32
     /// Pairs `IN_MOVED_FROM` with `IN_MOVED_TO` of the same rename.
     public var cookie: UInt32
-    /// The entry name inside the watched directory, empty for events on the watched object itself.
-    public var name: String
+    /// The entry name inside the watched directory, byte-exact; empty for events on the watched object itself.
+    public var name: BytePath
 
     /// Size of the fixed part of a record: `wd`, `mask`, `cookie`, `len`.
     public static let headerSize = 16
     /// The longest name field accepted (`NAME_MAX` plus padding); longer means the input is garbage.
     public static let maximumNameLength = 4096
 
-    public init(watchDescriptor: Int32, mask: UInt32, cookie: UInt32, name: String) {
+    /// Creates a record.
+    public init(watchDescriptor: Int32, mask: UInt32, cookie: UInt32, name: BytePath) {
         self.watchDescriptor = watchDescriptor
         self.mask = mask
         self.cookie = cookie
@@ -46,7 +47,7 @@ public struct InotifyEvent: Hashable, Sendable {
                     "name length \(length) exceeds the \(remaining - headerSize) bytes left at offset \(offset)")
             }
             let nameBytes = bytes[(offset + headerSize)..<(offset + headerSize + length)]
-            let name = String(decoding: nameBytes.prefix { $0 != 0 }, as: UTF8.self)
+            let name = BytePath(bytes: nameBytes)
             events.append(InotifyEvent(watchDescriptor: watchDescriptor, mask: mask, cookie: cookie, name: name))
             offset += headerSize + length
         }

@@ -3,66 +3,84 @@ import Synchronization
 
 /// One running watch of a ``FileSystemMonitor``: the inotify descriptor, its watches, and the translation of kernel
 /// records into ``FileSystemEvent``s. A new session is made for every start.
+///
+/// The lock guards only the ``InotifyTranslator`` and the deadline timer; reads, `inotify_add_watch(2)` and
+/// directory walks happen outside it (decide under the lock, act after it). Records are handled on the event-loop
+/// thread, one at a time: a record's system calls (watching a new directory, then listing it) finish before the next
+/// record is translated, so a new directory's watch is in the table before any of its events is read.
 final class InotifySession: Sendable {
-    /// What is watched: a directory (optionally recursive) or a single file through its parent directory.
-    enum Target: Sendable {
-        case directory(path: String, recursive: Bool)
-        /// A file is watched through its parent, filtered by name, so that a rename over it (atomic save) is seen.
-        case file(path: String, parent: String, name: String)
-
-        var rootPath: String {
-            switch self {
-            case .directory(let path, _): return path
-            case .file(_, let parent, _): return parent
-            }
-        }
-    }
-
-    private struct PendingMove {
-        let index: Int
-        let path: String
-        let isDirectory: Bool
-    }
+    typealias Target = InotifyTranslator.Target
 
     private struct State {
-        var table = InotifyWatchTable()
-        var rootWatch: Int32 = -1
+        var translator: InotifyTranslator
+        /// The deadline for pending moves, once scheduled (kept until ``close()`` cancels it, even after it fired).
+        var timer: EventLoop.Registration?
+        /// Whether a deadline is scheduled and has not fired yet.
+        var isTimerArmed = false
+        /// The moves the scheduled deadline may expire: those read up to this read.
+        var deadlineCovers: UInt64 = 0
+    }
+
+    /// What one system call outside the lock produced, applied to the translator afterwards.
+    private struct WatchOutcome {
+        var watches: [(watchDescriptor: Int32, path: BytePath, isRoot: Bool)] = []
+        var events: [FileSystemEvent] = []
+        var failures: [(path: BytePath, error: SensorError)] = []
     }
 
     let target: Target
     private let descriptor: FileDescriptor
     private let active = Atomic<Bool>(true)
-    private let state = Mutex(State())
+    private let state: Mutex<State>
     private let publish: @Sendable (FileSystemEvent) -> Void
-    private static let readSize = 64 * 1024
-    private static let maximumReadsPerWake = 16
+    private let eventLoop: EventLoop
+    private let tuning: InotifyTuning
 
     /// Opens an inotify instance and adds the watches for `target`.
     ///
     /// - Throws: A ``SensorError``: missing path, permission, or a limit reached (with the limit's name and value).
-    init(target: Target, publish: @escaping @Sendable (FileSystemEvent) -> Void) throws(SensorError) {
+    init(
+        target: Target, eventLoop: EventLoop, tuning: InotifyTuning = .standard,
+        publish: @escaping @Sendable (FileSystemEvent) -> Void
+    ) throws(SensorError) {
         self.target = target
         self.publish = publish
+        self.eventLoop = eventLoop
+        self.tuning = tuning
+        let descriptor: FileDescriptor
         do {
             descriptor = try Inotify.initialize()
         } catch {
             throw Inotify.error(error, call: "inotify_init1", path: target.rootPath)
         }
-        do {
-            try addInitialWatches()
-        } catch {
+        // Nobody else sees the session yet: the initial walk needs no lock.
+        var outcome = WatchOutcome()
+        Self.watchTree(
+            descriptor.rawValue, target.rootPath, isRoot: true, recursive: target.isRecursive, report: false,
+            stopOnFailure: true, outcome: &outcome)
+        if let failure = outcome.failures.first {
             descriptor.close()
-            throw error
+            throw failure.error
         }
+        var translator = InotifyTranslator(target: target)
+        for watch in outcome.watches {
+            translator.watched(watch.watchDescriptor, path: watch.path, isRoot: watch.isRoot)
+        }
+        self.descriptor = descriptor
+        self.state = Mutex(State(translator: translator))
     }
 
     var fileDescriptor: Int32 { descriptor.rawValue }
 
-    /// Makes the session publish nothing more and closes its descriptor (which removes every watch).
+    /// Makes the session publish nothing more, cancels its deadline and closes its descriptor (which removes every
+    /// watch).
     ///
     /// Call it after the loop registration is cancelled, or from inside ``handleReadable()``.
     func close() {
         active.store(false, ordering: .releasing)
+        let timer = state.withLock { $0.timer.take() }
+        // Waits for a deadline handler running on the loop thread, which may be reading the descriptor.
+        timer?.cancel()
         descriptor.close()
     }
 
@@ -71,226 +89,193 @@ final class InotifySession: Sendable {
 
     private var isActive: Bool { active.load(ordering: .acquiring) }
 
-    private func addInitialWatches() throws(SensorError) {
-        var failures: [(String, SensorError)] = []
-        var events: [FileSystemEvent] = []
-        state.withLock { state in
-            switch target {
-            case .directory(let path, let recursive):
-                watchTree(
-                    path, isRoot: true, recursive: recursive, report: false, stopOnFailure: true,
-                    state: &state, events: &events, failures: &failures)
-            case .file(_, let parent, _):
-                watchTree(
-                    parent, isRoot: true, recursive: false, report: false, stopOnFailure: true,
-                    state: &state, events: &events, failures: &failures)
-            }
-        }
-        if let (_, error) = failures.first { throw error }
+    /// Reads and publishes everything pending; runs on the event-loop thread.
+    func handleReadable() { readAndPublish(atDeadline: false) }
+
+    /// Handles `records` as the records of one read, as ``handleReadable()`` would, and publishes what is decided.
+    ///
+    /// A seam for tests that need renames split across reads exactly where they choose.
+    package func process(_ records: [InotifyEvent]) {
+        state.withLock { $0.translator.beginRead() }
+        translate(records)
+        finishRead(drained: true, atDeadline: false)
     }
 
-    /// Reads and publishes everything pending; runs on the event-loop thread.
-    func handleReadable() {
+    /// Decides now, as the deadline would, that every pending `IN_MOVED_FROM` was a move out of the tree, and publishes.
+    package func expirePendingMoves() {
+        let actions = state.withLock { $0.translator.expireMoves(readThrough: .max) }
+        perform(actions)
+        releaseAndPublish(armTimer: false)
+    }
+
+    // MARK: - Reading
+
+    private func readAndPublish(atDeadline: Bool) {
         guard isActive else { return }
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.readSize, alignment: 8)
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: tuning.readBufferSize, alignment: 8)
         defer { buffer.deallocate() }
-        var records: [InotifyEvent] = []
-        var malformed: SensorError?
-        reading: for _ in 0..<Self.maximumReadsPerWake {
+        var drained = false
+        for _ in 0..<tuning.readsPerWake {
             guard isActive else { return }
             let count: Int
             do {
                 count = try retryingOnInterrupt { read(descriptor.rawValue, buffer.baseAddress, buffer.count) }
             } catch {
-                break reading
+                drained = true
+                break
             }
-            if count == 0 { break }
+            if count == 0 {
+                drained = true
+                break
+            }
+            state.withLock { $0.translator.beginRead() }
             do {
-                records += try InotifyEvent.parse(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+                translate(try InotifyEvent.parse(UnsafeRawBufferPointer(rebasing: buffer[0..<count])))
             } catch {
-                malformed = error
-                break reading
+                let actions = state.withLock { state in
+                    let actions = state.translator.expireMoves(readThrough: .max)
+                    state.translator.append(
+                        FileSystemEvent(kind: .overflow, path: target.rootPath, detail: error.description))
+                    return actions
+                }
+                perform(actions)
+                drained = true
+                break
             }
         }
-        var events = state.withLock { translate(records, state: &$0) }
-        if let malformed {
-            events.append(FileSystemEvent(kind: .overflow, path: target.rootPath, detail: malformed.description))
+        finishRead(drained: drained, atDeadline: atDeadline)
+    }
+
+    /// Translates records in order under the lock until one needs system calls, makes them after the lock, and goes
+    /// on: a record's system calls are made before the next record is translated.
+    private func translate(_ records: [InotifyEvent]) {
+        var next = records.startIndex
+        while next < records.endIndex {
+            let actions = state.withLock { state in
+                while next < records.endIndex {
+                    let actions = state.translator.translate(records[next])
+                    next += 1
+                    if !actions.isEmpty { return actions }
+                }
+                return []
+            }
+            perform(actions)
         }
+    }
+
+    /// After a read: expires moves whose deadline passed (when the queue is empty, so their other halves would have
+    /// been read), schedules a deadline for moves still pending, and publishes what is released.
+    private func finishRead(drained: Bool, atDeadline: Bool) {
+        let (actions, armTimer) = state.withLock { state -> ([InotifyTranslator.Action], Bool) in
+            var actions: [InotifyTranslator.Action] = []
+            if atDeadline {
+                state.isTimerArmed = false
+                if drained { actions = state.translator.expireMoves(readThrough: state.deadlineCovers) }
+            }
+            let armTimer = state.translator.hasPendingMoves && !state.isTimerArmed
+            if armTimer {
+                state.isTimerArmed = true
+                state.deadlineCovers = state.translator.reads
+            }
+            return (actions, armTimer)
+        }
+        perform(actions)
+        releaseAndPublish(armTimer: armTimer)
+    }
+
+    private func releaseAndPublish(armTimer: Bool) {
+        if armTimer { scheduleDeadline() }
+        let events = state.withLock { $0.translator.takeReleasable() }
         for event in events {
             guard isActive else { return }
             publish(event)
         }
     }
 
-    // MARK: - Translation
-
-    private func translate(_ records: [InotifyEvent], state: inout State) -> [FileSystemEvent] {
-        var events: [FileSystemEvent] = []
-        var pending: [UInt32: PendingMove] = [:]
-        for record in records {
-            if record.mask & Inotify.queueOverflow != 0 {
-                events.append(
-                    FileSystemEvent(
-                        kind: .overflow, path: target.rootPath,
-                        detail: "the kernel dropped events (fs.inotify.max_queued_events); rescan"))
-                // Directories created during the loss have no watch yet: walk the tree again to add them.
-                if case .directory(let path, true) = target {
-                    watchSubtree(path, isRoot: true, report: false, state: &state, events: &events)
-                }
-                continue
+    private func scheduleDeadline() {
+        let timer: EventLoop.Registration
+        do {
+            timer = try eventLoop.schedule(after: tuning.moveDeadline) { [weak self] in
+                self?.readAndPublish(atDeadline: true)
             }
-            guard let directory = state.table[record.watchDescriptor] else { continue }
-            let isRoot = record.watchDescriptor == state.rootWatch
-            if record.mask & Inotify.ignored != 0 {
-                state.table.remove(record.watchDescriptor)
-                if isRoot { events.append(FileSystemEvent(kind: .watchRemoved, path: target.rootPath)) }
-                continue
+        } catch {
+            // No timer: decide now rather than hold the events forever.
+            let actions = state.withLock { state in
+                state.isTimerArmed = false
+                return state.translator.expireMoves(readThrough: .max)
             }
-            if record.name.isEmpty {
-                if isRoot, case .directory(let path, _) = target {
-                    if record.mask & Inotify.deleteSelf != 0 {
-                        events.append(FileSystemEvent(kind: .watchedObjectDeleted, path: path, isDirectory: true))
-                    } else if record.mask & Inotify.moveSelf != 0 {
-                        events.append(FileSystemEvent(kind: .watchedObjectMoved, path: path, isDirectory: true))
-                    }
-                }
-                continue
-            }
-            let path = Self.join(directory, record.name)
-            let isDirectory = record.mask & Inotify.isDirectory != 0
-            switch target {
-            case .file(let filePath, _, let name):
-                translateFileRecord(
-                    record, path: path, filePath: filePath, isWatchedName: record.name == name,
-                    events: &events, pending: &pending)
-            case .directory(_, let recursive):
-                translateDirectoryRecord(
-                    record, path: path, isDirectory: isDirectory, recursive: recursive,
-                    state: &state, events: &events, pending: &pending)
-            }
-        }
-        // A move whose other half never came went out of the tree: it stays "deleted"; stop watching below it.
-        for move in pending.values where move.isDirectory {
-            for watchDescriptor in state.table.watchDescriptors(under: move.path) {
-                Inotify.removeWatch(descriptor.rawValue, watchDescriptor: watchDescriptor)
-                state.table.remove(watchDescriptor)
-            }
-        }
-        return events
-    }
-
-    private func translateDirectoryRecord(
-        _ record: InotifyEvent, path: String, isDirectory: Bool, recursive: Bool, state: inout State,
-        events: inout [FileSystemEvent], pending: inout [UInt32: PendingMove]
-    ) {
-        let mask = record.mask
-        if mask & Inotify.movedFrom != 0 {
-            pending[record.cookie] = PendingMove(index: events.count, path: path, isDirectory: isDirectory)
-            events.append(FileSystemEvent(kind: .deleted, path: path, isDirectory: isDirectory))
-        } else if mask & Inotify.movedTo != 0, let move = pending.removeValue(forKey: record.cookie) {
-            events[move.index] = FileSystemEvent(kind: .moved, path: path, oldPath: move.path, isDirectory: isDirectory)
-            if recursive && isDirectory { state.table.rename(move.path, to: path) }
-        } else if mask & (Inotify.create | Inotify.movedTo) != 0 {
-            events.append(FileSystemEvent(kind: .created, path: path, isDirectory: isDirectory))
-            if recursive && isDirectory {
-                watchSubtree(path, isRoot: false, report: true, state: &state, events: &events)
-            }
-        } else if mask & Inotify.delete != 0 {
-            events.append(FileSystemEvent(kind: .deleted, path: path, isDirectory: isDirectory))
-        } else if let kind = Self.contentKind(mask) {
-            events.append(FileSystemEvent(kind: kind, path: path, isDirectory: isDirectory))
-        }
-    }
-
-    private func translateFileRecord(
-        _ record: InotifyEvent, path: String, filePath: String, isWatchedName: Bool,
-        events: inout [FileSystemEvent], pending: inout [UInt32: PendingMove]
-    ) {
-        let mask = record.mask
-        if mask & Inotify.movedFrom != 0 {
-            // Remember every name: the watched file may be renamed away, or a temp file renamed over it.
-            pending[record.cookie] = PendingMove(index: events.count, path: path, isDirectory: false)
-            if isWatchedName { events.append(FileSystemEvent(kind: .watchedObjectMoved, path: filePath)) }
+            perform(actions)
             return
         }
-        if mask & Inotify.movedTo != 0, let move = pending.removeValue(forKey: record.cookie),
-            move.path == filePath
-        {
-            events[move.index] = FileSystemEvent(kind: .watchedObjectMoved, path: path, oldPath: filePath)
+        let replaced = state.withLock { state in
+            let replaced = state.timer
+            state.timer = timer
+            return replaced
         }
-        guard isWatchedName else { return }
-        if mask & Inotify.movedTo != 0 {
-            events.append(FileSystemEvent(kind: .modified, path: filePath))
-        } else if mask & Inotify.create != 0 {
-            events.append(FileSystemEvent(kind: .created, path: filePath))
-        } else if mask & Inotify.delete != 0 {
-            events.append(FileSystemEvent(kind: .watchedObjectDeleted, path: filePath))
-        } else if let kind = Self.contentKind(mask) {
-            events.append(FileSystemEvent(kind: kind, path: filePath))
-        }
-    }
-
-    private static func contentKind(_ mask: UInt32) -> FileSystemEvent.Kind? {
-        if mask & Inotify.modify != 0 { return .modified }
-        if mask & Inotify.attributes != 0 { return .attributesChanged }
-        if mask & Inotify.closeWrite != 0 { return .closedAfterWrite }
-        return nil
+        // The previous deadline has fired (one is armed at a time); cancelling it only releases it.
+        replaced?.cancel()
     }
 
     // MARK: - Watching
 
-    /// Watches a directory tree while running; a directory that cannot be watched becomes a `watchFailed` event.
-    private func watchSubtree(
-        _ directory: String, isRoot: Bool, report: Bool, state: inout State, events: inout [FileSystemEvent]
-    ) {
-        var failures: [(String, SensorError)] = []
-        watchTree(
-            directory, isRoot: isRoot, recursive: true, report: report, stopOnFailure: false,
-            state: &state, events: &events, failures: &failures)
-        for (path, error) in failures {
-            events.append(FileSystemEvent(kind: .watchFailed, path: path, isDirectory: true, detail: error.description))
+    /// Makes the system calls the translator asked for, then reports the results to it.
+    private func perform(_ actions: [InotifyTranslator.Action]) {
+        for action in actions {
+            switch action {
+            case .unwatch(let watchDescriptors):
+                for watchDescriptor in watchDescriptors {
+                    Inotify.removeWatch(descriptor.rawValue, watchDescriptor: watchDescriptor)
+                }
+            case .watch(let directory, let isRoot, let report):
+                var outcome = WatchOutcome()
+                Self.watchTree(
+                    descriptor.rawValue, directory, isRoot: isRoot, recursive: target.isRecursive, report: report,
+                    stopOnFailure: false, outcome: &outcome)
+                state.withLock { state in
+                    for watch in outcome.watches {
+                        state.translator.watched(watch.watchDescriptor, path: watch.path, isRoot: watch.isRoot)
+                    }
+                    for event in outcome.events { state.translator.append(event) }
+                    for failure in outcome.failures {
+                        state.translator.append(
+                            FileSystemEvent(
+                                kind: .watchFailed, path: failure.path, isDirectory: true,
+                                detail: failure.error.description))
+                    }
+                }
+            }
         }
     }
 
     /// Watches `directory` and, if `recursive`, every directory below it; adds the watch before listing, so an entry
     /// created meanwhile is either listed or reported by the new watch. With `report`, lists entries as created.
-    private func watchTree(
-        _ directory: String, isRoot: Bool, recursive: Bool, report: Bool, stopOnFailure: Bool, state: inout State,
-        events: inout [FileSystemEvent], failures: inout [(String, SensorError)]
+    private static func watchTree(
+        _ fd: Int32, _ directory: BytePath, isRoot: Bool, recursive: Bool, report: Bool, stopOnFailure: Bool,
+        outcome: inout WatchOutcome
     ) {
         let mask = Inotify.watchMask | Inotify.onlyDirectory | (isRoot ? 0 : UInt32(IN_DONT_FOLLOW))
         let watchDescriptor: Int32
         do {
-            watchDescriptor = try Inotify.addWatch(descriptor.rawValue, path: directory, mask: mask)
+            watchDescriptor = try Inotify.addWatch(fd, path: directory, mask: mask)
         } catch {
             // A directory that vanished before its watch was added is no failure: its deletion was reported.
             if isRoot || (error != .noSuchFileOrDirectory && error != .notDirectory) {
-                failures.append((directory, Inotify.error(error, call: "inotify_add_watch", path: directory)))
+                outcome.failures.append((directory, Inotify.error(error, call: "inotify_add_watch", path: directory)))
             }
             return
         }
-        state.table.insert(watchDescriptor, path: directory)
-        if isRoot { state.rootWatch = watchDescriptor }
-        guard recursive || report, let names = try? SysfsFile.listDirectory(directory) else { return }
+        outcome.watches.append((watchDescriptor, directory, isRoot))
+        guard recursive || report, let names = try? directory.listDirectory() else { return }
         for name in names {
-            let child = Self.join(directory, name)
-            let isDirectory = Self.isRealDirectory(child)
-            if report { events.append(FileSystemEvent(kind: .created, path: child, isDirectory: isDirectory)) }
+            let child = directory.appending(name)
+            let isDirectory = child.isRealDirectory
+            if report { outcome.events.append(FileSystemEvent(kind: .created, path: child, isDirectory: isDirectory)) }
             if recursive && isDirectory {
                 watchTree(
-                    child, isRoot: false, recursive: true, report: report, stopOnFailure: stopOnFailure,
-                    state: &state, events: &events, failures: &failures)
-                if stopOnFailure && !failures.isEmpty { return }
+                    fd, child, isRoot: false, recursive: true, report: report, stopOnFailure: stopOnFailure,
+                    outcome: &outcome)
+                if stopOnFailure && !outcome.failures.isEmpty { return }
             }
         }
-    }
-
-    private static func isRealDirectory(_ path: String) -> Bool {
-        var info = stat()
-        return lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
-    }
-
-    static func join(_ directory: String, _ name: String) -> String {
-        directory.hasSuffix("/") ? directory + name : directory + "/" + name
     }
 }

@@ -1,21 +1,22 @@
 /// Maps inotify watch descriptors to the paths they watch, and back.
 ///
 /// The kernel returns the same descriptor when an inode is watched again, and reuses numbers after a watch is
-/// removed; the table follows both (the latest path wins) and renames whole subtrees when a directory moves.
+/// removed; the table follows both (the latest path wins) and renames whole subtrees when a directory moves. Paths
+/// are compared byte for byte.
 struct InotifyWatchTable: Sendable {
-    private var paths: [Int32: String] = [:]
-    private var descriptors: [String: Int32] = [:]
+    private var paths: [Int32: BytePath] = [:]
+    private var descriptors: [BytePath: Int32] = [:]
 
     /// The path watched by `watchDescriptor`.
-    subscript(watchDescriptor: Int32) -> String? { paths[watchDescriptor] }
+    subscript(watchDescriptor: Int32) -> BytePath? { paths[watchDescriptor] }
 
     /// The descriptor watching `path`.
-    func watchDescriptor(for path: String) -> Int32? { descriptors[path] }
+    func watchDescriptor(for path: BytePath) -> Int32? { descriptors[path] }
 
     var count: Int { paths.count }
 
     /// Records that `watchDescriptor` watches `path`, replacing any earlier mapping of either.
-    mutating func insert(_ watchDescriptor: Int32, path: String) {
+    mutating func insert(_ watchDescriptor: Int32, path: BytePath) {
         if let old = paths[watchDescriptor] { descriptors[old] = nil }
         if let old = descriptors[path] { paths[old] = nil }
         paths[watchDescriptor] = path
@@ -24,26 +25,23 @@ struct InotifyWatchTable: Sendable {
 
     /// Forgets `watchDescriptor`; returns the path it watched.
     @discardableResult
-    mutating func remove(_ watchDescriptor: Int32) -> String? {
+    mutating func remove(_ watchDescriptor: Int32) -> BytePath? {
         guard let path = paths.removeValue(forKey: watchDescriptor) else { return nil }
         descriptors[path] = nil
         return path
     }
 
     /// The descriptors watching `path` or anything below it.
-    func watchDescriptors(under path: String) -> [Int32] {
-        let prefix = path + "/"
-        return paths.compactMap { $0.value == path || $0.value.hasPrefix(prefix) ? $0.key : nil }
+    func watchDescriptors(under path: BytePath) -> [Int32] {
+        paths.compactMap { $0.value.isEqualOrBelow(path) ? $0.key : nil }
     }
 
     /// Renames `old` and everything below it to `new` (a directory moved inside the watched tree).
-    mutating func rename(_ old: String, to new: String) {
-        let prefix = old + "/"
+    mutating func rename(_ old: BytePath, to new: BytePath) {
         let moved = watchDescriptors(under: old)
         for watchDescriptor in moved {
-            let path = paths[watchDescriptor]!
-            let renamed = path == old ? new : new + "/" + path.dropFirst(prefix.count)
-            insert(watchDescriptor, path: renamed)
+            guard let path = paths[watchDescriptor] else { continue }
+            insert(watchDescriptor, path: path.replacingPrefix(old, with: new))
         }
     }
 }

@@ -33,6 +33,11 @@ enum Help {
         ({"source": ID, "reading": {…}}). With no source named, watches every available source that needs no
         argument. Ctrl-C (SIGINT) or SIGTERM stops cleanly.
 
+        File paths are bytes. Readable lines escape them like `ls -b` (a space as "\\ ", a newline as "\\n", a byte
+        that is not UTF-8 in octal, as in "caf\\351"), so one event stays on one line. In JSON, "path" (and
+        "oldPath") is the exact name when it is UTF-8; when it is not, "path" is only for display (U+FFFD for each
+        invalid byte sequence) and "pathBytes" (and "oldPathBytes") holds the exact bytes in base64 (RFC 4648).
+
         Examples:
           vigil watch files /tmp
           vigil watch files /etc/hosts --json

@@ -25,13 +25,22 @@ final class EventRecorder: Sendable {
 
     var all: [FileSystemEvent] { events.withLock { $0 } }
 
-    func contains(_ kind: FileSystemEvent.Kind, _ path: String, oldPath: String? = nil) -> Bool {
+    func contains(_ kind: FileSystemEvent.Kind, _ path: BytePath, oldPath: BytePath? = nil) -> Bool {
         all.contains { $0.kind == kind && $0.path == path && (oldPath == nil || $0.oldPath == oldPath) }
+    }
+
+    func contains(_ kind: FileSystemEvent.Kind, _ path: String, oldPath: String? = nil) -> Bool {
+        contains(kind, BytePath(path), oldPath: oldPath.map { BytePath($0) })
+    }
+
+    /// Waits (10 s at most) until an event of `kind` for `path` arrived.
+    func waitFor(_ kind: FileSystemEvent.Kind, _ path: BytePath, oldPath: BytePath? = nil) async -> Bool {
+        await eventually { self.contains(kind, path, oldPath: oldPath) }
     }
 
     /// Waits (10 s at most) until an event of `kind` for `path` arrived.
     func waitFor(_ kind: FileSystemEvent.Kind, _ path: String, oldPath: String? = nil) async -> Bool {
-        await eventually { self.contains(kind, path, oldPath: oldPath) }
+        await waitFor(kind, BytePath(path), oldPath: oldPath.map { BytePath($0) })
     }
 
     func clear() { events.withLock { $0.removeAll() } }

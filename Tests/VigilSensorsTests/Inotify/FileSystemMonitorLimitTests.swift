@@ -24,12 +24,12 @@ extension InotifyKernelTests {
             // A private loop, so blocking its thread does not stall other tests.
             let loop = EventLoop()
             defer { loop.shutdown() }
-            let monitor = FileSystemMonitor(path: directory.path, recursive: true, loop: loop)
+            let monitor = FileSystemMonitor(path: directory.path, recursive: true, eventLoop: loop)
             let blocked = DispatchSemaphore(value: 0)
             let release = DispatchSemaphore(value: 0)
             let blockedOnce = Atomic<Bool>(false)
             let recorder = EventRecorder(monitor) { event in
-                if event.path.hasSuffix("/first"), !blockedOnce.exchange(true, ordering: .relaxed) {
+                if event.path.lossyString.hasSuffix("/first"), !blockedOnce.exchange(true, ordering: .relaxed) {
                     blocked.signal()
                     release.wait()
                 }
