@@ -54,10 +54,10 @@ extension IIOSensorMonitor {
 
     /// Publishes what a sampler reports, if it is still the current one.
     private func handle(_ event: IIOSamplerEvent, attachment: Int) {
-        let reading: IIOReading<Kind.Value>? = state.withLock { state in
+        let reading: SensorReading<Kind.Value>? = state.withLock { state in
             guard state.samplerAttachment == attachment, state.sampler != nil else { return nil }
             /// Only changes are published: the same failure at every poll is said once.
-            func unavailable(_ reason: String) -> IIOReading<Kind.Value>? {
+            func unavailable(_ reason: String) -> SensorReading<Kind.Value>? {
                 guard state.lastErrorReason != reason else { return nil }
                 state.lastErrorReason = reason
                 state.lastPolledValues = nil

@@ -4,7 +4,7 @@ import Vigil
 ///
 /// The monitor finds its device when it starts: the one with the given id, or the first device under
 /// `<root>/bus/iio/devices` that has the kind's channels. Readings are a `BehaviorSubject` that holds the latest
-/// ``IIOReading``: `pending` until the first sample, then each value, or `unavailable` with the reason when a sample
+/// ``SensorReading``: `pending` until the first sample, then each value, or `unavailable` with the reason when a sample
 /// cannot be read (the monitor keeps polling; in buffered mode a failed device node stops the monitor and the buffer
 /// is disabled). Polled readings are published when a value changes; buffered ones for every scan. Readings are
 /// published on the event-loop thread, never under a lock.
@@ -19,7 +19,7 @@ import Vigil
 /// ```
 ///
 /// Use the aliases: ``AccelerometerMonitor``, ``GyroscopeMonitor``, ``MagnetometerMonitor``,
-/// ``AmbientLightMonitor``, ``ProximityMonitor``, ``PressureMonitor``.
+/// ``AmbientLightMonitor``, ``ProximityMonitor``, ``BarometerMonitor``.
 public final class IIOSensorMonitor<Kind: IIOSensorKind>: Source {
     struct State {
         var kind: Kind
@@ -51,7 +51,7 @@ public final class IIOSensorMonitor<Kind: IIOSensorKind>: Source {
     /// How the device is read.
     public let mode: IIOMode
     /// The latest reading.
-    public let readings: BehaviorSubject<IIOReading<Kind.Value>>
+    public let readings: BehaviorSubject<SensorReading<Kind.Value>>
 
     let eventLoop: EventLoop
     let changes: (any ObservableType<DeviceEvent>)?
@@ -235,4 +235,4 @@ public typealias AmbientLightMonitor = IIOSensorMonitor<AmbientLight>
 /// Reads a proximity sensor: the level and near or far.
 public typealias ProximityMonitor = IIOSensorMonitor<ProximitySensor>
 /// Reads a barometer: pressure in kPa, altitude and relative altitude.
-public typealias PressureMonitor = IIOSensorMonitor<Barometer>
+public typealias BarometerMonitor = IIOSensorMonitor<Barometer>

@@ -5,7 +5,7 @@ extension ScanLayout {
     /// bits (so stray upper bits are dropped) and sign-extended when signed. Bytes past the first scan are ignored.
     ///
     /// - Throws: ``SensorError/malformedMessage(source:reason:)`` when `bytes` is shorter than one scan.
-    public func decodeScan(_ bytes: some RandomAccessCollection<UInt8>) throws(SensorError) -> IIOScan {
+    package func decodeScan(_ bytes: some RandomAccessCollection<UInt8>) throws(SensorError) -> IIOScan {
         guard bytes.count >= scanBytes else {
             throw SensorError.malformedMessage(
                 source: "IIO scan", reason: "truncated scan: \(bytes.count) bytes, a scan is \(scanBytes)")
@@ -30,7 +30,7 @@ extension ScanLayout {
     ///
     /// - Throws: ``SensorError/malformedMessage(source:reason:)`` when `bytes` does not hold a whole number of
     ///   scans (a truncated scan at the end).
-    public func decodeScans(_ bytes: some RandomAccessCollection<UInt8>) throws(SensorError) -> [IIOScan] {
+    package func decodeScans(_ bytes: some RandomAccessCollection<UInt8>) throws(SensorError) -> [IIOScan] {
         guard bytes.count % scanBytes == 0 else {
             throw SensorError.malformedMessage(
                 source: "IIO scan",

@@ -4,30 +4,30 @@
 /// its own size (storage bytes × repeat, or the storage bytes of one value when that product is not a power of two),
 /// and the whole scan is padded to a multiple of the largest alignment, so the next scan starts aligned too. This is
 /// `iio_compute_scan_bytes()` in the kernel's `industrialio-buffer.c`.
-public struct ScanLayout: Hashable, Sendable {
+package struct ScanLayout: Hashable, Sendable {
     /// One enabled channel and where it sits.
-    public struct Element: Hashable, Sendable {
+    package struct Element: Hashable, Sendable {
         /// The channel's scan element name without `in_`, for example `accel_x` or `timestamp`.
-        public let name: String
+        package let name: String
         /// The channel's `scan_elements/*_index`.
-        public let index: Int
+        package let index: Int
         /// The channel's storage format.
-        public let type: ScanElementType
+        package let type: ScanElementType
         /// The byte offset of the element in a scan.
-        public let offset: Int
+        package let offset: Int
     }
 
     /// The elements in scan order (by index).
-    public let elements: [Element]
+    package let elements: [Element]
     /// The size of one scan in bytes, padding included.
-    public let scanBytes: Int
+    package let scanBytes: Int
 
     /// Lays out the given channels.
     ///
     /// - Parameter channels: Each enabled channel's name, index and type, in any order.
     /// - Throws: ``SensorError/malformedValue(path:text:expected:)`` when two channels share an index or there
     ///   is no channel at all.
-    public init(channels: [(name: String, index: Int, type: ScanElementType)]) throws(SensorError) {
+    package init(channels: [(name: String, index: Int, type: ScanElementType)]) throws(SensorError) {
         let sorted = channels.sorted { $0.index < $1.index }
         guard !sorted.isEmpty else {
             throw SensorError.malformedValue(path: "scan_elements", text: "", expected: "at least one enabled channel")
@@ -52,7 +52,7 @@ public struct ScanLayout: Hashable, Sendable {
     }
 
     /// The element named `name`, if enabled.
-    public func element(named name: String) -> Element? {
+    package func element(named name: String) -> Element? {
         elements.first { $0.name == name }
     }
 

@@ -2,23 +2,23 @@
 ///
 /// ``parse(_:)-(UnsafeRawBufferPointer)`` is a pure function over bytes: any input, truncated or garbage, yields
 /// records or a ``SensorError``, never a crash.
-public struct InotifyEvent: Hashable, Sendable {
+package struct InotifyEvent: Hashable, Sendable {
     /// The watch descriptor the event belongs to (-1 for a queue overflow).
-    public var watchDescriptor: Int32
+    package var watchDescriptor: Int32
     /// The `IN_*` bits.
-    public var mask: UInt32
+    package var mask: UInt32
     /// Pairs `IN_MOVED_FROM` with `IN_MOVED_TO` of the same rename.
-    public var cookie: UInt32
+    package var cookie: UInt32
     /// The entry name inside the watched directory, byte-exact; empty for events on the watched object itself.
-    public var name: BytePath
+    package var name: BytePath
 
     /// Size of the fixed part of a record: `wd`, `mask`, `cookie`, `len`.
-    public static let headerSize = 16
+    package static let headerSize = 16
     /// The longest name field accepted (`NAME_MAX` plus padding); longer means the input is garbage.
-    public static let maximumNameLength = 4096
+    package static let maximumNameLength = 4096
 
     /// Creates a record.
-    public init(watchDescriptor: Int32, mask: UInt32, cookie: UInt32, name: BytePath) {
+    package init(watchDescriptor: Int32, mask: UInt32, cookie: UInt32, name: BytePath) {
         self.watchDescriptor = watchDescriptor
         self.mask = mask
         self.cookie = cookie
@@ -30,7 +30,7 @@ public struct InotifyEvent: Hashable, Sendable {
     /// - Returns: The records in order.
     /// - Throws: ``SensorError/malformedMessage(source:reason:)`` if a record is truncated or its name length is
     ///   impossible.
-    public static func parse(_ bytes: UnsafeRawBufferPointer) throws(SensorError) -> [InotifyEvent] {
+    package static func parse(_ bytes: UnsafeRawBufferPointer) throws(SensorError) -> [InotifyEvent] {
         var events: [InotifyEvent] = []
         var offset = 0
         while offset < bytes.count {
@@ -55,7 +55,7 @@ public struct InotifyEvent: Hashable, Sendable {
     }
 
     /// Parses records from an array of bytes; see ``parse(_:)-(UnsafeRawBufferPointer)``.
-    public static func parse(_ bytes: [UInt8]) throws(SensorError) -> [InotifyEvent] {
+    package static func parse(_ bytes: [UInt8]) throws(SensorError) -> [InotifyEvent] {
         let result = bytes.withUnsafeBytes { buffer in
             Result { () throws(SensorError) in try parse(buffer) }
         }

@@ -17,7 +17,7 @@ public struct CPUTimes: Sendable, Equatable {
     ///
     /// - Throws: ``SensorError/malformedValue(path:text:expected:)`` when there is no total line or a `cpu` line has
     ///   fewer than four counters or a non-numeric one.
-    public static func parse(_ text: String, path: String = "/proc/stat") throws(SensorError) -> [CPUTimes] {
+    package static func parse(_ text: String, path: String = "/proc/stat") throws(SensorError) -> [CPUTimes] {
         var result: [CPUTimes] = []
         for line in text.split(separator: "\n") where line.hasPrefix("cpu") {
             let fields = line.split(separator: " ", omittingEmptySubsequences: true)

@@ -10,7 +10,7 @@ import Vigil
 /// says why in the reading's ``PressureStall/mode``. It polls every `pollInterval` in both modes, since nothing
 /// notifies when pressure falls again.
 ///
-/// Readings are a `BehaviorSubject` holding the latest ``SystemReading`` of a ``PressureStall`` (percentages of
+/// Readings are a `BehaviorSubject` holding the latest ``SensorReading`` of a ``PressureStall`` (percentages of
 /// time stalled, microseconds, a level), published on the event-loop thread, never under a lock, only on change.
 public final class MemoryPressureMonitor: Source {
     /// A PSI trigger: wake when tasks stall at least `stall` within any `window`.
@@ -80,7 +80,7 @@ public final class MemoryPressureMonitor: Source {
     deinit { stopMonitoring() }
 
     public var name: String { "Memory pressure" }
-    public var readings: BehaviorSubject<SystemReading<PressureStall>> { driver.readings }
+    public var readings: BehaviorSubject<SensorReading<PressureStall>> { driver.readings }
     public var isMonitoring: Bool { driver.isRunning }
 
     public var availability: Availability {

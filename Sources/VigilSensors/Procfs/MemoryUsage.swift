@@ -37,7 +37,7 @@ public struct MemoryUsage: Sendable, Equatable, Encodable, CustomStringConvertib
     ///
     /// - Throws: ``SensorError/malformedValue(path:text:expected:)`` when `MemTotal` or `MemFree` is missing or a value
     ///   is not a number of kB.
-    public static func parse(_ text: String, path: String = "/proc/meminfo") throws(SensorError) -> MemoryUsage {
+    package static func parse(_ text: String, path: String = "/proc/meminfo") throws(SensorError) -> MemoryUsage {
         var values: [String: UInt64] = [:]
         for line in text.split(separator: "\n") {
             guard let colon = line.firstIndex(of: ":") else { continue }

@@ -102,7 +102,7 @@ public struct PressureStall: Sendable, Equatable, Encodable, CustomStringConvert
     ///
     /// - Throws: ``SensorError/malformedValue(path:text:expected:)`` when the "some" line is missing or a field is
     ///   missing or not a number; ``SensorError/valueOutOfRange(path:value:range:)`` for an average outside 0...100.
-    public static func parse(
+    package static func parse(
         _ text: String, path: String = "/proc/pressure/memory", thresholds: Thresholds = Thresholds(),
         mode: Mode = .snapshot
     ) throws(SensorError) -> PressureStall {

@@ -23,7 +23,7 @@ public struct Backlight: Sendable, Equatable, Encodable, CustomStringConvertible
     ///
     /// - Throws: A ``SensorError`` naming the attribute under `origin` that is missing, does not parse, or lies outside
     ///   its range: `max_brightness` 1...2³¹−1, `brightness` 0...`max_brightness`.
-    public static func parse(name: String, attributes: [String: String], origin: String) throws(SensorError)
+    package static func parse(name: String, attributes: [String: String], origin: String) throws(SensorError)
         -> Backlight
     {
         try parse(name: name, read: AttributeTexts(texts: attributes), origin: origin)

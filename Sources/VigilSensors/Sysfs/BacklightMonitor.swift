@@ -5,7 +5,7 @@ import Vigil
 /// The kernel calls `sysfs_notify` on `actual_brightness` when the brightness changes (hotkeys, firmware, another
 /// program), so the monitor watches it for `POLLPRI` and re-reads it from offset 0, with a safety-net re-read every
 /// `pollInterval`; where watching is impossible (a fake tree) it polls every `pollInterval`. `change` uevents for the device (optional `changes`) trigger a re-read too.
-/// Readings are a `BehaviorSubject` holding the latest ``SystemReading`` of a ``Backlight``, published on the
+/// Readings are a `BehaviorSubject` holding the latest ``SensorReading`` of a ``Backlight``, published on the
 /// event-loop thread (or the thread delivering `changes`), never under a lock, and only when something changed.
 public final class BacklightMonitor: Source {
     /// The sysfs root, `/sys` unless reading a fake or captured tree.
@@ -54,7 +54,7 @@ public final class BacklightMonitor: Source {
     public var name: String { "Backlight" }
     /// How the running monitor learns about changes; `nil` when stopped.
     public var mode: UpdateMode? { watch.mode }
-    public var readings: BehaviorSubject<SystemReading<Backlight>> { watch.driver.readings }
+    public var readings: BehaviorSubject<SensorReading<Backlight>> { watch.driver.readings }
     public var isMonitoring: Bool { watch.isRunning }
 
     public var availability: Availability {

@@ -34,7 +34,7 @@ public struct HwmonChip: Sendable, Equatable, Encodable, CustomStringConvertible
     ///
     /// - Throws: A ``SensorError`` naming `origin`/`name` when the chip's name is missing or empty: without it the
     ///   chip cannot be told apart.
-    public static func parse(name: String, attributes: [String: String], origin: String) throws(SensorError)
+    package static func parse(name: String, attributes: [String: String], origin: String) throws(SensorError)
         -> HwmonChip
     {
         try parse(name: name, read: AttributeTexts(texts: attributes), origin: origin)

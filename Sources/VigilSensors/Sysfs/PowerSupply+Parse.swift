@@ -17,7 +17,7 @@ extension PowerSupply {
     /// ``Kind-swift.enum/unknown`` with a note), and a `capacity` above 100 % (kept, with a note).
     ///
     /// - Throws: Nothing today; a bad attribute is a note. The signature stays throwing for source compatibility.
-    public static func parse(name: String, attributes: [String: String], origin: String) throws(SensorError)
+    package static func parse(name: String, attributes: [String: String], origin: String) throws(SensorError)
         -> PowerSupply
     {
         parse(name: name, read: AttributeTexts(texts: attributes), origin: origin)

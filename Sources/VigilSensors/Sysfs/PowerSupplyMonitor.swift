@@ -13,7 +13,7 @@ import Vigil
 /// - **Settling**: when an external supply goes on- or offline, the supplies are re-read every second for
 ///   `settleCount` seconds, because batteries do not always announce the switch between charging and discharging.
 ///
-/// Units are those of ``PowerSupply``. Readings are a `BehaviorSubject` holding the latest ``SystemReading`` of a
+/// Units are those of ``PowerSupply``. Readings are a `BehaviorSubject` holding the latest ``SensorReading`` of a
 /// ``PowerSupplyReading``, published on the event-loop thread (or the thread that delivers `changes`), never under
 /// a lock, and only when something changed. A machine without a system battery reports
 /// ``PowerSupplyReading/PowerSource-swift.enum/noBattery``.
@@ -60,7 +60,7 @@ public final class PowerSupplyMonitor: Source {
     public var name: String { "Power supply" }
     /// How often every supply is re-read without uevents.
     public var pollInterval: Duration { driver.interval }
-    public var readings: BehaviorSubject<SystemReading<PowerSupplyReading>> { driver.readings }
+    public var readings: BehaviorSubject<SensorReading<PowerSupplyReading>> { driver.readings }
     public var isMonitoring: Bool { driver.isRunning }
 
     /// Available when the kernel has the power-supply class, even if it is empty: then the reading says "no battery".

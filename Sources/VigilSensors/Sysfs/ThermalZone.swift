@@ -44,7 +44,7 @@ public struct ThermalZone: Sendable, Equatable, Encodable, CustomStringConvertib
     /// kernel's `THERMAL_TEMP_INVALID` (-274000) is no error: an invalid trip point, or a `nil` temperature.
     ///
     /// - Throws: A ``SensorError`` naming `origin`/`type` when the zone's type is missing or empty.
-    public static func parse(name: String, attributes: [String: String], origin: String) throws(SensorError)
+    package static func parse(name: String, attributes: [String: String], origin: String) throws(SensorError)
         -> ThermalZone
     {
         try parse(name: name, read: AttributeTexts(texts: attributes), origin: origin)

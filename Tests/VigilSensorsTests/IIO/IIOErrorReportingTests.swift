@@ -48,7 +48,7 @@ import VigilSensors
     @Test func pressureThatIsNotPositiveIsUnavailableNotNaN() throws {
         let tree = FakeIIOTree()
         tree.addDevice(0, name: "bmp280", files: ["in_pressure_input": "-5\n"])
-        let monitor = PressureMonitor(root: tree.root, mode: .polled(rate: 200))
+        let monitor = BarometerMonitor(root: tree.root, mode: .polled(rate: 200))
         let recorder = IIOReadingRecorder(monitor.readings)
         try monitor.startMonitoring()
         defer { monitor.stopMonitoring() }

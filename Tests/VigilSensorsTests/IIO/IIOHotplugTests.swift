@@ -7,7 +7,7 @@ import VigilSensors
 /// IIO monitors that follow devices coming and going through `iio` uevents (as a `DeviceMonitor` delivers them).
 ///
 /// The uevents are published by the test on its own thread, so each one has been handled when `publish` returns.
-@Suite struct IIOHotplugTests {
+@Suite(.timeLimit(.minutes(1))) struct IIOHotplugTests {
     static let fast = IIOMode.polled(rate: 200)
 
     /// A kernel uevent for `iio:deviceN`, as a ``DeviceMonitor`` publishes it.
@@ -22,7 +22,7 @@ import VigilSensors
         tree.addDevice(number, name: "als\(number)", files: ["in_illuminance_input": lux + "\n"])
     }
 
-    static func isUnavailable<Value>(_ reading: IIOReading<Value>) -> Bool {
+    static func isUnavailable<Value>(_ reading: SensorReading<Value>) -> Bool {
         if case .unavailable = reading { return true } else { return false }
     }
 
@@ -196,7 +196,7 @@ final class HotplugLight {
     let tree = FakeIIOTree()
     let changes = PublishSubject<DeviceEvent>()
     let monitor: AmbientLightMonitor
-    let recorder: IIOReadingRecorder<IIOReading<AmbientLight.Value>>
+    let recorder: IIOReadingRecorder<SensorReading<AmbientLight.Value>>
 
     init(_ lights: [String]) throws {
         for (number, lux) in lights.enumerated() { IIOHotplugTests.addLight(tree, number, lux: lux) }

@@ -2,7 +2,7 @@ import Testing
 import Vigil
 import VigilSensors
 
-@Suite struct IIOPolledMonitorTests {
+@Suite(.timeLimit(.minutes(1))) struct IIOPolledMonitorTests {
     static let fast = IIOMode.polled(rate: 200)
 
     @Test func accelerometerAppliesSharedScaleAndMountMatrix() throws {
@@ -119,7 +119,7 @@ import VigilSensors
     @Test func pressureGivesAltitudeAndRelativeAltitude() throws {
         let tree = FakeIIOTree()
         tree.addDevice(0, name: "bmp280", files: ["in_pressure_input": "101.325\n"])
-        let monitor = PressureMonitor(root: tree.root, mode: Self.fast)
+        let monitor = BarometerMonitor(root: tree.root, mode: Self.fast)
         let recorder = IIOReadingRecorder(monitor.readings)
         try monitor.startMonitoring()
         defer { monitor.stopMonitoring() }
@@ -134,7 +134,7 @@ import VigilSensors
     @Test func pressureUsesTheReferencePressureAndRawScale() throws {
         let tree = FakeIIOTree()
         tree.addDevice(0, name: "bmp280", files: ["in_pressure_raw": "25000\n", "in_pressure_scale": "0.004\n"])
-        let monitor = PressureMonitor(
+        let monitor = BarometerMonitor(
             kind: Barometer(referencePressure: 100), root: tree.root, mode: Self.fast)
         let recorder = IIOReadingRecorder(monitor.readings)
         try monitor.startMonitoring()
@@ -230,9 +230,9 @@ import VigilSensors
 
     @Test func readingsEncodeAndDescribe() throws {
         let value = Accelerometer.Value(acceleration: Vector3(x: 0, y: -9.81, z: 0.5), timestamp: 7)
-        #expect(IIOReading.value(value).description == "x 0 y -9.81 z 0.5 m/s²")
-        #expect(IIOReading<Accelerometer.Value>.pending.description.contains("waiting"))
-        #expect(IIOReading<Accelerometer.Value>.unavailable(reason: "gone").description == "unavailable: gone")
+        #expect(SensorReading.value(value).description == "x 0 y -9.81 z 0.5 m/s²")
+        #expect(SensorReading<Accelerometer.Value>.pending.description.contains("waiting"))
+        #expect(SensorReading<Accelerometer.Value>.unavailable(reason: "gone").description == "unavailable: gone")
         #expect(ScreenOrientation.leftUp.description == "left-up")
     }
 }

@@ -2,7 +2,7 @@ import FoundationEssentials
 import Testing
 import VigilSensors
 
-@Suite struct IIOReadingTests {
+@Suite(.timeLimit(.minutes(1))) struct IIOReadingTests {
     static func json(_ value: some Encodable) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
@@ -10,11 +10,11 @@ import VigilSensors
     }
 
     @Test func valuesEncodeFlatAndOtherStatesSaySo() throws {
-        let light = IIOReading.value(AmbientLight.Value(lux: 12.5, timestamp: 3))
+        let light = SensorReading.value(AmbientLight.Value(lux: 12.5, timestamp: 3))
         #expect(try Self.json(light) == #"{"lux":12.5,"timestamp":3}"#)
-        #expect(try Self.json(IIOReading<AmbientLight.Value>.pending) == #"{"status":"pending"}"#)
+        #expect(try Self.json(SensorReading<AmbientLight.Value>.pending) == #"{"status":"pending"}"#)
         #expect(
-            try Self.json(IIOReading<AmbientLight.Value>.unavailable(reason: "gone"))
+            try Self.json(SensorReading<AmbientLight.Value>.unavailable(reason: "gone"))
                 == #"{"reason":"gone","status":"unavailable"}"#)
         #expect(try Self.json(ScreenOrientation.bottomUp) == #""bottom-up""#)
         let field = Magnetometer.Value(gauss: Vector3(x: 0.5, y: 0, z: -0.25), timestamp: 1)

@@ -1,7 +1,7 @@
 import Testing
 import VigilSensors
 
-@Suite struct ScanDecoderTests {
+@Suite(.timeLimit(.minutes(1))) struct ScanDecoderTests {
     struct Case: Sendable, CustomStringConvertible {
         let type: String
         let bytes: [UInt8]

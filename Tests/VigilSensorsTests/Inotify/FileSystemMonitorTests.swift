@@ -3,7 +3,7 @@ import Testing
 import VigilSensors
 
 extension InotifyKernelTests {
-    @Suite struct FileSystemMonitorTests {
+    @Suite(.timeLimit(.minutes(1))) struct FileSystemMonitorTests {
         @Test func reportsEveryKindInADirectory() async throws {
             let directory = TemporaryDirectory()
             defer { directory.remove() }

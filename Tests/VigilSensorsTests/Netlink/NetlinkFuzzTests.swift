@@ -17,7 +17,7 @@ struct SeededGenerator: RandomNumberGenerator {
     }
 }
 
-@Suite struct NetlinkFuzzTests {
+@Suite(.timeLimit(.minutes(1))) struct NetlinkFuzzTests {
     private static let seeds: [UInt64] = [1, 42, 0xDEAD_BEEF]
 
     private static func validRouteDatagram() -> [UInt8] {
@@ -39,17 +39,14 @@ struct SeededGenerator: RandomNumberGenerator {
     func randomBuffersNeverCrash(seed: UInt64) {
         var random = SeededGenerator(seed: seed)
         var mirror = NetworkMirror(sysfsRoot: nil)
-        var decoded = 0
         for _ in 0..<2_000 {
             let count = Int.random(in: 0...256, using: &random)
             let bytes = (0..<count).map { _ in UInt8.random(in: 0...255, using: &random) }
             let result = RouteMessageParser.parse(bytes)
-            decoded += result.envelopes.count
             mirror.apply(result.envelopes.map(\.message))
             _ = mirror.path.status
             _ = UeventParser.parse(bytes)
         }
-        #expect(decoded >= 0)
     }
 
     @Test(arguments: seeds)

@@ -3,7 +3,7 @@ import Testing
 import Vigil
 import VigilSensors
 
-@Suite(.enabled(if: NetlinkTestNamespace.isRoot, "needs root to create network namespaces (ip netns add)"))
+@Suite(.enabled(if: NetlinkTestNamespace.isRoot, "needs root to create network namespaces (ip netns add)"), .timeLimit(.minutes(1)))
 struct NetworkMonitorTests {
     @Test func followsLinksAddressesAndRoutesAndFlipsStatus() async throws {
         let namespace = try NetlinkTestNamespace()

@@ -3,7 +3,7 @@ import Testing
 import Vigil
 import VigilSensors
 
-@Suite struct ProcfsMonitorTests {
+@Suite(.timeLimit(.minutes(1))) struct ProcfsMonitorTests {
     @Test func cpuUsageFromTheRealProcStat() throws {
         let monitor = CPUUsageMonitor(interval: .milliseconds(100))
         #expect(monitor.availability == .available)

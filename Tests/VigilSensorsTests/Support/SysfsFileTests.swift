@@ -3,7 +3,7 @@ import Testing
 
 @testable import VigilSensors
 
-@Suite struct SysfsFileTests {
+@Suite(.timeLimit(.minutes(1))) struct SysfsFileTests {
     @Test func readsTextIntegersAndDoubles() throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }

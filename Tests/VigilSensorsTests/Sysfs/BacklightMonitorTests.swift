@@ -2,7 +2,7 @@ import Testing
 import Vigil
 import VigilSensors
 
-@Suite struct BacklightMonitorTests {
+@Suite(.timeLimit(.minutes(1))) struct BacklightMonitorTests {
     static func panel() -> FakeSysfsTree {
         let tree = FakeSysfsTree()
         tree.device(

@@ -1,7 +1,7 @@
 import Testing
 import VigilSensors
 
-@Suite struct BacklightTests {
+@Suite(.timeLimit(.minutes(1))) struct BacklightTests {
     @Test func brightnessIsAFractionOfTheMaximum() throws {
         let tree = FakeSysfsTree()
         tree.device(

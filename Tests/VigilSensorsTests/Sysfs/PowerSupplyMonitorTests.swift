@@ -2,7 +2,7 @@ import Testing
 import Vigil
 import VigilSensors
 
-@Suite struct PowerSupplyMonitorTests {
+@Suite(.timeLimit(.minutes(1))) struct PowerSupplyMonitorTests {
     static func laptop() -> FakeSysfsTree {
         let tree = FakeSysfsTree()
         tree.device("class/power_supply/BAT0", PowerSupplyTests.energyBattery)
@@ -10,7 +10,7 @@ import VigilSensors
         return tree
     }
 
-    static func battery(_ reading: SystemReading<PowerSupplyReading>) -> PowerSupply? {
+    static func battery(_ reading: SensorReading<PowerSupplyReading>) -> PowerSupply? {
         reading.value?.supplies.first { $0.name == "BAT0" }
     }
 

@@ -12,7 +12,7 @@ import Vigil
 /// notify (most of them), `.automatic` or `.notifications` for those that are (for example `actual_brightness`,
 /// RAID `sync_action`, `power/wakeup_count` on some drivers).
 ///
-/// Readings are a `BehaviorSubject` holding the latest ``SystemReading``: the parsed value, or `unavailable` with
+/// Readings are a `BehaviorSubject` holding the latest ``SensorReading``: the parsed value, or `unavailable` with
 /// the reason when the read or the parse fails. They are published on the event-loop thread, never under a lock, and
 /// only when the value changed.
 public final class AttributeMonitor<Value>: Source
@@ -47,7 +47,7 @@ where Value: Sendable & Equatable & Encodable & CustomStringConvertible {
 
     /// How the running monitor learns about changes; `nil` when stopped.
     public var mode: UpdateMode? { watch.mode }
-    public var readings: BehaviorSubject<SystemReading<Value>> { watch.driver.readings }
+    public var readings: BehaviorSubject<SensorReading<Value>> { watch.driver.readings }
     public var isMonitoring: Bool { watch.isRunning }
 
     public var availability: Availability {

@@ -5,7 +5,7 @@ import Vigil
 ///
 /// Use the aliases: ``ThermalMonitor``, ``HwmonMonitor``, ``CPUUsageMonitor``, ``MemoryUsageMonitor``,
 /// ``StorageMonitor``; each documents its default interval and units. On start it reads once, then every
-/// ``interval``. Readings are a `BehaviorSubject` holding the latest ``SystemReading``: `pending` before the first
+/// ``interval``. Readings are a `BehaviorSubject` holding the latest ``SensorReading``: `pending` before the first
 /// value, then each value that differs from the previous one, or `unavailable` with the reason when a read fails
 /// (polling goes on, so a value returns once the cause goes away). Readings are published on the event-loop thread,
 /// never under a lock. An idle monitor costs one timer wake-up per interval, nothing in between.
@@ -51,7 +51,7 @@ where Value: Sendable & Equatable & Encodable & CustomStringConvertible {
     /// How often the value is read.
     public var interval: Duration { driver.interval }
     /// The latest reading.
-    public var readings: BehaviorSubject<SystemReading<Value>> { driver.readings }
+    public var readings: BehaviorSubject<SensorReading<Value>> { driver.readings }
     public var isMonitoring: Bool { driver.isRunning }
     public var availability: Availability { check() }
 

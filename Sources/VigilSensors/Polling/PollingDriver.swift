@@ -13,10 +13,10 @@ final class PollingDriver<Value>: Sendable where Value: Sendable & Equatable & E
         var generation = 0
         var ticket = 0
         var publishedTicket = 0
-        var last: SystemReading<Value> = .pending
+        var last: SensorReading<Value> = .pending
     }
 
-    let readings: BehaviorSubject<SystemReading<Value>>
+    let readings: BehaviorSubject<SensorReading<Value>>
     let interval: Duration
     private let eventLoop: EventLoop
     private let read: @Sendable () throws(SensorError) -> Value?
@@ -99,7 +99,7 @@ final class PollingDriver<Value>: Sendable where Value: Sendable & Equatable & E
             return (state.ticket, state.last.value)
         }
         guard let start else { return }
-        let next: SystemReading<Value>
+        let next: SensorReading<Value>
         do {
             guard let value = try produce(start.last) else { return }
             next = .value(value)

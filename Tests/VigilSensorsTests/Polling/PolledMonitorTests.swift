@@ -3,12 +3,12 @@ import Testing
 import Vigil
 import VigilSensors
 
-@Suite struct PolledMonitorTests {
+@Suite(.timeLimit(.minutes(1))) struct PolledMonitorTests {
     static func zone(_ tree: FakeSysfsTree, temp: String) {
         tree.device("class/thermal/thermal_zone0", ["type": "acpitz", "temp": temp])
     }
 
-    static func celsius(_ reading: SystemReading<ThermalReading>) -> Double? {
+    static func celsius(_ reading: SensorReading<ThermalReading>) -> Double? {
         reading.value?.zones.first?.temperatureCelsius
     }
 

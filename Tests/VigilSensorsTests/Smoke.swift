@@ -1,4 +1,0 @@
-import Testing
-import VigilSensors
-
-@Test func builds() {}
