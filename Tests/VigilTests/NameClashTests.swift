@@ -6,8 +6,8 @@ import Vigil
 /// and names `Mutex` and `Atomic` unqualified, which would not compile ("ambiguous for type lookup") otherwise.
 @Suite(.timeLimit(.minutes(1))) struct NameClashTests {
     @Test func synchronizationNamesStayUnambiguousBesideVigil() {
-        let mutex = Mutex(1)
-        let atomic = Atomic(2)
+        let mutex: Mutex<Int> = Mutex(1)
+        let atomic: Atomic<Int> = Atomic(2)
         mutex.withLock { $0 += atomic.load(ordering: .relaxed) }
         #expect(mutex.withLock { $0 } == 3)
     }

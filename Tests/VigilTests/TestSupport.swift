@@ -1,4 +1,5 @@
 import Dispatch
+import Glibc
 import Synchronization
 import Vigil
 
@@ -44,7 +45,20 @@ func usleepMilliseconds(_ milliseconds: Int) {
 
 /// Runs `body(index)` on `count` threads at once and waits for all.
 func concurrently(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
-    DispatchQueue.concurrentPerform(iterations: count, execute: body)
+    // Threads of their own behind a barrier: `DispatchQueue.concurrentPerform` may run every iteration one after
+    // the other on the calling thread when the pool is busy, and then nothing in the test runs concurrently.
+    let arrived = Atomic<Int>(0)
+    let done = DispatchGroup()
+    for index in 0..<count {
+        done.enter()
+        TestThread.detach {
+            arrived.add(1, ordering: .acquiringAndReleasing)
+            while arrived.load(ordering: .acquiring) < count { sched_yield() }
+            body(index)
+            done.leave()
+        }
+    }
+    done.wait()
 }
 
 /// Blocks `queue` until the returned function is called.
