@@ -61,6 +61,9 @@ public final class CatalogSource: Source {
         check = availability
     }
 
+    /// The monitors that feed ``source`` (a ``DeviceMonitor`` of uevents), started before it; empty for most.
+    package var helpers: [any Monitor] { Array(monitors.dropLast()) }
+
     /// Whether this source can run here, checked without starting it; the same answer as its catalog entry's
     /// ``SourceCatalog/Entry/availability(_:)``.
     public var availability: Availability { check() }

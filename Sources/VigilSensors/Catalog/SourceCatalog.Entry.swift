@@ -51,7 +51,7 @@ extension SourceCatalog {
         {
             switch (argumentName, argument) {
             case (let name?, nil):
-                throw .unavailable(source: id, reason: "it needs \(name) (vigil watch \(id) \(name))")
+                throw .unavailable(source: id, reason: "it needs the argument \(name)")
             case (nil, let argument?):
                 throw .unavailable(source: id, reason: "it takes no argument, got \"\(argument.lossyString)\"")
             default:
