@@ -18,7 +18,7 @@ extension SourceCatalog {
                         return true
                     }
                     return CatalogSource(
-id: "network", name: networkName, source: monitor, readings: dumped)
+                        id: "network", name: networkName, source: monitor, readings: dumped)
                 }),
             .source(id: "devices", name: "Device hotplug (kernel uevents)") { options, _ in
                 DeviceMonitor(namespace: options.networkNamespacePath, eventLoop: options.eventLoop)

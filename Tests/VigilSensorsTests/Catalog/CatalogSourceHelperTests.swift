@@ -21,6 +21,7 @@ import Testing
     @Test(.enabled(if: ueventsWork, "needs the kernel's uevent socket"))
     func startAndStopTakeTheHelperAlong() throws {
         let source = try #require(SourceCatalog.entry(id: "power")).make()
+        #expect(source.helpers.count == 1)
         try source.startMonitoring()
         #expect(source.isMonitoring)
         #expect(source.source.isMonitoring)

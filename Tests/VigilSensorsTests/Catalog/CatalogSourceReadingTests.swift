@@ -35,10 +35,8 @@ import VigilSensors
 
     @Test func cpuReadsTheFakeStatOnceItHasTwoSamples() throws {
         let machine = FakeMachine.equipped()
-        let json = try #require(
-            try firstJSON("cpu", on: machine, afterStart: {
-                machine.proc.write("stat", "cpu  50 0 0 150 0\ncpu0 50 0 0 150 0\n")
-            }, where: Self.isValue))
+        let secondSample = { machine.proc.write("stat", "cpu  50 0 0 150 0\ncpu0 50 0 0 150 0\n") }
+        let json = try #require(try firstJSON("cpu", on: machine, afterStart: secondSample, where: Self.isValue))
         #expect(json.contains("\"total\":0.5"))
     }
 

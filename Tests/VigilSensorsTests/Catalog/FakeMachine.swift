@@ -36,7 +36,10 @@ final class FakeMachine {
             ["brightness": "4800", "max_brightness": "9600", "actual_brightness": "4800", "type": "raw"])
         FakeIIOTree(at: machine.sys.root).addDevice(
             0, name: "bmi160",
-            files: ["in_accel_x_raw": "0\n", "in_accel_y_raw": "-981\n", "in_accel_z_raw": "0\n", "in_accel_scale": "0.01\n"])
+            files: [
+                "in_accel_x_raw": "0\n", "in_accel_y_raw": "-981\n", "in_accel_z_raw": "0\n",
+                "in_accel_scale": "0.01\n",
+            ])
         machine.proc.write("stat", "cpu  0 0 0 100 0\ncpu0 0 0 0 100 0\n")
         machine.proc.write("meminfo", "MemTotal: 1000 kB\nMemFree: 250 kB\nMemAvailable: 500 kB\n")
         machine.proc.write(

@@ -15,9 +15,8 @@ import VigilSensors
         ["battery", "thermal", "hwmon", "backlight", "accelerometer", "orientation"].map { ($0, .missingDevice) }
         + ["cpu", "memory", "pressure"].map { ($0, .kernelLacksInterface) }
 
-    @Test(arguments: absentReasons) func absentDeviceIsUnavailableSayingWhere(id: String, expected: UnavailabilityReason)
-        throws
-    {
+    @Test(arguments: absentReasons)
+    func absentDeviceIsUnavailableSayingWhere(id: String, expected: UnavailabilityReason) throws {
         let machine = FakeMachine.empty()
         let entry = try #require(SourceCatalog.entry(id: id))
         let availability = entry.availability(machine.options)
