@@ -1,8 +1,10 @@
+import VigilSensors
+
 /// The parsed command line: the command, its positional words, and the options.
 struct Arguments {
     var command: String?
     var positional: [String] = []
-    var context = CatalogContext()
+    var options = SourceCatalog.Options()
     var json = false
     var help = false
 
@@ -15,9 +17,9 @@ struct Arguments {
             switch word {
             case "--help", "-h": help = true
             case "--json": json = true
-            case "--sys-root": context.sysRoot = try Self.value(of: word, from: &words)
-            case "--proc-root": context.procRoot = try Self.value(of: word, from: &words)
-            case "--netns": context.networkNamespace = try Self.value(of: word, from: &words)
+            case "--sys-root": options.sysfsRoot = try Self.value(of: word, from: &words)
+            case "--proc-root": options.procfsRoot = try Self.value(of: word, from: &words)
+            case "--netns": options.networkNamespace = try Self.value(of: word, from: &words)
             case "--":
                 positional += words
                 words = []

@@ -1,3 +1,5 @@
+import VigilSensors
+
 /// The `--help` texts of the tool and of each command.
 enum Help {
     static let globalOptions = """
@@ -43,7 +45,23 @@ enum Help {
           vigil watch files /etc/hosts --json
 
           --json            print one JSON object a line
-        """ + "\n" + globalOptions
+        """ + "\n" + globalOptions + "\n\n" + sources
+
+    /// The sources `vigil watch` takes, from the public catalog, wrapped to the help's width.
+    static var sources: String {
+        let ids = SourceCatalog.builtIn.map { entry in entry.argumentName.map { entry.id + " " + $0 } ?? entry.id }
+        var lines = ["Sources (vigil list says which this machine has):"]
+        var line = " "
+        for (index, id) in ids.enumerated() {
+            let word = " " + id + (index == ids.count - 1 ? "" : ",")
+            if line.count + word.count > 100 {
+                lines.append(line)
+                line = " "
+            }
+            line += word
+        }
+        return (lines + [line]).joined(separator: "\n")
+    }
 
     static func text(for command: String?) -> String? {
         switch command {

@@ -5,19 +5,19 @@ import VigilSensors
 /// `vigil watch`: starts the named sources (or every available one) and prints readings until a signal.
 enum WatchCommand {
     /// The sources to start, each with its argument.
-    static func selection(_ arguments: Arguments) throws(ToolError) -> [(CatalogEntry, String?)] {
+    static func selection(_ arguments: Arguments) throws(ToolError) -> [(SourceCatalog.Entry, String?)] {
         if arguments.positional.isEmpty {
-            let available = Catalog.all.filter {
-                $0.argumentName == nil && $0.availability(arguments.context).isAvailable
+            let available = SourceCatalog.builtIn.filter {
+                $0.argumentName == nil && $0.availability(arguments.options).isAvailable
             }
             guard !available.isEmpty else { throw ToolError(message: "no source is available here", status: 1) }
             return available.map { ($0, nil) }
         }
-        var selected: [(CatalogEntry, String?)] = []
+        var selected: [(SourceCatalog.Entry, String?)] = []
         var words = arguments.positional[...]
         while let id = words.popFirst() {
-            guard let entry = Catalog.entry(id) else {
-                let known = Catalog.all.map(\.id).joined(separator: ", ")
+            guard let entry = SourceCatalog.entry(id: id) else {
+                let known = SourceCatalog.builtIn.map(\.id).joined(separator: ", ")
                 throw .usage("unknown source \"\(id)\" (known: \(known)); see vigil list")
             }
             var argument: String?
@@ -57,7 +57,8 @@ enum WatchCommand {
         }
         for (entry, argument) in selected {
             do {
-                running.append(try entry.start(arguments.context, argument, emitter))
+                let source = try entry.make(arguments.options, argument: argument.map(CommandLinePath.bytes(of:)))
+                running.append(try RunningSource(source, emitter: emitter))
             } catch {
                 throw ToolError(message: "\(entry.id): \(error)", status: 1)
             }

@@ -1,21 +1,13 @@
 import Glibc
 import VigilSensors
 
-extension Catalog {
-    /// The file-system monitor: `vigil watch files PATH`.
-    static var filesEntries: [CatalogEntry] {
-        [
-            .source(id: "files", name: "File changes (inotify)", argumentName: "PATH") { _, path in
-                FileSystemMonitor(path: commandLinePath(path ?? "."), recursive: false)
-            }
-        ]
-    }
-
+/// The exact bytes of command-line arguments.
+enum CommandLinePath {
     /// The exact bytes of the command-line argument `text` was decoded from.
     ///
     /// `CommandLine.arguments` decodes each argument as UTF-8 and replaces bytes that are not with U+FFFD, but a file
     /// name may hold such bytes: the argument that decodes to `text` is read again from `argv`, byte for byte.
-    static func commandLinePath(_ text: String) -> BytePath {
+    static func bytes(of text: String) -> BytePath {
         guard text.unicodeScalars.contains("\u{FFFD}") else { return BytePath(text) }
         for index in 0..<Int(CommandLine.argc) {
             guard let argument = CommandLine.unsafeArgv[index] else { continue }

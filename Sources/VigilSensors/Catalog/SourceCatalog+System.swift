@@ -1,0 +1,63 @@
+extension SourceCatalog {
+    /// The sysfs and procfs sources: `battery`, `power`, `thermal`, `hwmon`, `backlight`, `cpu`, `memory`, `storage`,
+    /// `pressure` and `clock`.
+    ///
+    /// sysfs sources read under ``Options/sysfsRoot``, procfs sources under ``Options/procfsRoot``; `storage` reports
+    /// the file system of `/`.
+    static var systemEntries: [Entry] {
+        [
+            battery,
+            powerSupplies(id: "power", name: "Power supplies (sysfs)"),
+            .source(id: "thermal", name: "Thermal zones (sysfs)") { options, _ in
+                ThermalMonitor(root: options.sysfsRoot, eventLoop: options.eventLoop)
+            },
+            .source(id: "hwmon", name: "Hardware monitors (sysfs hwmon)") { options, _ in
+                HwmonMonitor(root: options.sysfsRoot, eventLoop: options.eventLoop)
+            },
+            .withUevents(id: "backlight", name: "Backlight (sysfs)", subsystem: "backlight") { options, devices in
+                BacklightMonitor(
+                    root: options.sysfsRoot, changes: devices?.ueventProperties, eventLoop: options.eventLoop)
+            },
+            .source(id: "cpu", name: "CPU use (/proc/stat)") { options, _ in
+                CPUUsageMonitor(root: options.procfsRoot, eventLoop: options.eventLoop)
+            },
+            .source(id: "memory", name: "Memory use (/proc/meminfo)") { options, _ in
+                MemoryUsageMonitor(root: options.procfsRoot, eventLoop: options.eventLoop)
+            },
+            .source(id: "storage", name: "Storage of / (statvfs)") { options, _ in
+                StorageMonitor(mountPoints: ["/"], eventLoop: options.eventLoop)
+            },
+            .source(id: "pressure", name: "Memory pressure (PSI)") { options, _ in
+                MemoryPressureMonitor(root: options.procfsRoot, eventLoop: options.eventLoop)
+            },
+            .source(id: "clock", name: "Wall-clock changes (timerfd)") { options, _ in
+                ClockChangeMonitor(eventLoop: options.eventLoop)
+            },
+        ]
+    }
+
+    /// The power-supply source, refreshed by `power_supply` uevents under `/sys`.
+    private static func powerSupplies(id: String, name: String) -> Entry {
+        .withUevents(id: id, name: name, subsystem: "power_supply") { options, devices in
+            PowerSupplyMonitor(
+                root: options.sysfsRoot, changes: devices?.ueventProperties, eventLoop: options.eventLoop)
+        }
+    }
+
+    /// The system battery: the power-supply source, unavailable when no system battery exists, so that a desktop or
+    /// server says "no battery" plainly (where `power` still reports mains).
+    private static var battery: Entry {
+        powerSupplies(id: "battery", name: "Battery (sysfs power_supply)").checking { options in
+            let availability = PowerSupplyMonitor(root: options.sysfsRoot).availability
+            guard availability.isAvailable else { return availability }
+            do {
+                guard try PowerSupplyReading.read(root: options.sysfsRoot).batteries.isEmpty else { return .available }
+                return .unavailable(
+                    reason: .missingDevice,
+                    detail: "this machine has no battery (\(options.sysfsRoot)/class/power_supply has none)")
+            } catch {
+                return .unavailable(reason: .missingDevice, detail: "\(error)")
+            }
+        }
+    }
+}

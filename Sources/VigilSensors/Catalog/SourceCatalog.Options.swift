@@ -1,0 +1,45 @@
+extension SourceCatalog {
+    /// What every catalog entry is made with: where the kernel's file systems are, which network namespace to watch,
+    /// and which event loop runs the sources.
+    public struct Options: Sendable {
+        /// The root of sysfs, `/sys` by default; a fake or captured tree works the same.
+        ///
+        /// Sources that follow the kernel's uevents (power, battery, backlight, IIO hot-plug) use them only under
+        /// `/sys`: under another root the events would describe other devices than the tree being read.
+        public var sysfsRoot: String
+        /// The root of procfs, `/proc` by default.
+        public var procfsRoot: String
+        /// The network namespace the netlink sources watch, or nil for the process's own: a name from
+        /// `ip netns add` (looked up under `/var/run/netns`) or, when it holds a slash, a path such as
+        /// `/proc/PID/ns/net`.
+        public var networkNamespace: String?
+        /// The loop that runs the sources' timers and watches their descriptors.
+        public var eventLoop: EventLoop
+
+        /// Creates options; the defaults read the machine's own kernel on the shared event loop.
+        ///
+        /// - Parameters:
+        ///   - sysfsRoot: The root of sysfs.
+        ///   - procfsRoot: The root of procfs.
+        ///   - networkNamespace: A network namespace name or path, or nil for the process's own.
+        ///   - eventLoop: The loop that runs the sources.
+        public init(
+            sysfsRoot: String = "/sys", procfsRoot: String = "/proc", networkNamespace: String? = nil,
+            eventLoop: EventLoop = .shared
+        ) {
+            self.sysfsRoot = sysfsRoot
+            self.procfsRoot = procfsRoot
+            self.networkNamespace = networkNamespace
+            self.eventLoop = eventLoop
+        }
+
+        /// The namespace as a path the netlink monitors open, or nil for the process's own.
+        var networkNamespacePath: String? {
+            guard let name = networkNamespace else { return nil }
+            return name.contains("/") ? name : "/var/run/netns/" + name
+        }
+
+        /// Whether uevents describe the tree being read: only under the machine's own `/sys`.
+        var followsUevents: Bool { sysfsRoot == "/sys" }
+    }
+}
