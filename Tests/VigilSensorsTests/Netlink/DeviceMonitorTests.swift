@@ -3,7 +3,9 @@ import Testing
 import Vigil
 import VigilSensors
 
-@Suite(.enabled(if: NetlinkTestNamespace.isRoot, "needs root to create network namespaces (ip netns add)"), .timeLimit(.minutes(1)))
+@Suite(
+    .timeLimit(.minutes(1)),
+    .enabled(if: NetlinkTestNamespace.isRoot, "needs root to create network namespaces (ip netns add)"))
 struct DeviceMonitorTests {
     @Test func receivesVethUeventsInsideTheNamespace() async throws {
         let namespace = try NetlinkTestNamespace()

@@ -3,7 +3,9 @@ import Glibc
 import Testing
 
 /// `vigil watch network` and `vigil watch devices` end to end, inside a namespace of the test's own.
-@Suite(.enabled(if: NetlinkTestNamespace.isRoot, "needs root to create network namespaces (ip netns add)"), .timeLimit(.minutes(1)))
+@Suite(
+    .timeLimit(.minutes(1)),
+    .enabled(if: NetlinkTestNamespace.isRoot, "needs root to create network namespaces (ip netns add)"))
 struct VigilNetworkCommandTests {
     @Test func watchNetworkJSONInNamespaceShowsANewInterface() async throws {
         let namespace = try NetlinkTestNamespace()

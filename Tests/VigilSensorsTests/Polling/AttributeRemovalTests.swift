@@ -36,7 +36,8 @@ import VigilSensors
         let gone = firstReading(of: monitor.readings) { if case .unavailable = $0 { true } else { false } }
         #expect(gone != nil, "the removal was never reported")
         // The mode changes right after the unavailable reading is published, on the loop thread.
-        #expect(await eventually(within: 5) { monitor.mode == .polling(.seconds(1)) }, "still \(String(describing: monitor.mode))")
+        let switched = await eventually(within: 5) { monitor.mode == .polling(.seconds(1)) }
+        #expect(switched, "still \(String(describing: monitor.mode))")
         let before = IdleCostTests.loopCPUSeconds(loop)
         usleepSeconds(1)
         let spent = IdleCostTests.loopCPUSeconds(loop) - before
