@@ -35,11 +35,11 @@ extension Catalog {
     /// Buffered for a device with a readable node under a non-default root, polled otherwise.
     private static func iioMode<Kind: IIOSensorKind>(_ kind: Kind.Type, _ context: CatalogContext) -> IIOMode {
         guard context.sysRoot != "/sys", let devices = try? IIODevice.discover(root: context.sysRoot) else {
-            return .polled()
+            return .polled
         }
         let device = devices.first { $0.hasChannel(ofType: Kind.channelType) }
         guard let device, device.hasBuffer, !device.scanElements.isEmpty, access(device.deviceNodePath, R_OK) == 0
-        else { return .polled() }
+        else { return .polled }
         return .buffered()
     }
 }

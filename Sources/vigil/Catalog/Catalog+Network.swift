@@ -26,7 +26,7 @@ extension Catalog {
     }
 
     private static func makeNetworkMonitor(_ context: CatalogContext) -> NetworkMonitor {
-        NetworkMonitor(namespace: namespacePath(context), sysfsRoot: context.sysRoot)
+        NetworkMonitor(namespace: namespacePath(context), root: context.sysRoot)
     }
 
     /// `--netns NAME` names a namespace under `/var/run/netns` (as `ip netns add` creates); a value with a slash is
