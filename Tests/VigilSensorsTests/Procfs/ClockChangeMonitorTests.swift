@@ -42,6 +42,10 @@ import Vigil
         try SourceLifecycleLeakTests.checkStartStopCycles(name: "clock") { _ in ClockChangeMonitor() }
     }
 
+    @Test func startIsPromptAndAReleasedRunningMonitorFreesItsDescriptors() throws {
+        try SourceLifecycleLeakTests.checkReleaseWhileRunning(name: "clock") { _ in ClockChangeMonitor() }
+    }
+
     @Test func eventDescribesTheTimeInUTC() {
         #expect(
             ClockChange(secondsSinceEpoch: 1_700_000_000.5).description == "wall clock set; now 2023-11-14 22:13:20 UTC"

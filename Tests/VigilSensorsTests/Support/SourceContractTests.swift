@@ -166,14 +166,16 @@ import Vigil
     @Test func aDeviceMonitorKeepsTheLastEventItPublished() async throws {
         let monitor = DeviceMonitor()
         #expect(monitor.latest == nil)
+        let seen = Mutex<[DeviceEvent]>([])
+        let subscription = monitor.readings.subscribe { event in seen.withLock { $0.append(event) } }
+        defer { subscription.dispose() }
         try monitor.startMonitoring()
         defer { monitor.stopMonitoring() }
+        // Published: `unavailable`, then `overflow` once the socket is reopened (and any uevent of this machine).
         monitor.simulateSocketError(.ioError)
-        #expect(
-            await eventually {
-                if case .unavailable = monitor.latest { return true }
-                return false
-            })
+        #expect(await eventually(within: 20) { seen.withLock { $0 }.contains(.overflow) })
+        #expect(monitor.latest != nil)
+        #expect(monitor.latest == seen.withLock { $0.last })
     }
 
     @Test func refreshingTheNetworkDumpsAgain() async throws {
