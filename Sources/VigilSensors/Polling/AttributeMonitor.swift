@@ -83,7 +83,8 @@ extension AttributeMonitor where Value == Int {
         name: String, integerAt path: String, strategy: UpdateStrategy = .automatic,
         updateInterval: Duration = .seconds(1), eventLoop: EventLoop = .shared
     ) {
-        self.init(name: name, path: path, strategy: strategy, updateInterval: updateInterval, eventLoop: eventLoop) { (text) throws(SensorError) in
+        self.init(name: name, path: path, strategy: strategy, updateInterval: updateInterval, eventLoop: eventLoop) {
+            (text) throws(SensorError) in
             try AttributeParser.integer(text, path: path)
         }
     }

@@ -36,7 +36,8 @@ where Value: Sendable & Equatable & Encodable & CustomStringConvertible {
 
     /// The designated initializer; `onStart` runs on the starting thread before the first read of each run.
     init(
-        name: String, updateInterval: Duration, eventLoop: EventLoop, availability: @escaping @Sendable () -> Availability,
+        name: String, updateInterval: Duration, eventLoop: EventLoop,
+        availability: @escaping @Sendable () -> Availability,
         onStart: (@Sendable () -> Void)?, read: @escaping @Sendable () throws(SensorError) -> Value?
     ) {
         self.name = name

@@ -12,7 +12,9 @@ extension PolledMonitor where Value == CPUUsage {
     ///   - root: The procfs root, `/proc` unless reading a fake or captured tree.
     ///   - updateInterval: The sampling interval (default 1 s).
     ///   - eventLoop: The loop that runs the timer.
-    public convenience init(root: String = "/proc", updateInterval: Duration = .seconds(1), eventLoop: EventLoop = .shared) {
+    public convenience init(
+        root: String = "/proc", updateInterval: Duration = .seconds(1), eventLoop: EventLoop = .shared
+    ) {
         let path = root + "/stat"
         let previous = Mutex<[CPUTimes]?>(nil)
         self.init(

@@ -8,7 +8,9 @@ extension PolledMonitor where Value == MemoryUsage {
     ///   - root: The procfs root, `/proc` unless reading a fake or captured tree.
     ///   - updateInterval: How often `meminfo` is read (default 2 s).
     ///   - eventLoop: The loop that runs the timer.
-    public convenience init(root: String = "/proc", updateInterval: Duration = .seconds(2), eventLoop: EventLoop = .shared) {
+    public convenience init(
+        root: String = "/proc", updateInterval: Duration = .seconds(2), eventLoop: EventLoop = .shared
+    ) {
         let path = root + "/meminfo"
         self.init(
             name: "Memory", updateInterval: updateInterval, eventLoop: eventLoop,

@@ -8,7 +8,9 @@ extension PolledMonitor where Value == ThermalReading {
     ///   - root: The sysfs root, `/sys` unless reading a fake or captured tree.
     ///   - updateInterval: How often the zones are read (default 5 s).
     ///   - eventLoop: The loop that runs the timer.
-    public convenience init(root: String = "/sys", updateInterval: Duration = .seconds(5), eventLoop: EventLoop = .shared) {
+    public convenience init(
+        root: String = "/sys", updateInterval: Duration = .seconds(5), eventLoop: EventLoop = .shared
+    ) {
         self.init(
             name: "Thermal zones", updateInterval: updateInterval, eventLoop: eventLoop,
             availability: {

@@ -22,7 +22,8 @@ import VigilSensors
         let tree = FakeSysfsTree()
         tree.write("attr", "12\n")
         let path = tree.root + "/attr"
-        let monitor = AttributeMonitor(name: "attr", integerAt: path, strategy: .polling, updateInterval: .seconds(3600))
+        let monitor = AttributeMonitor(
+            name: "attr", integerAt: path, strategy: .polling, updateInterval: .seconds(3600))
         try monitor.startMonitoring()
         defer { monitor.stopMonitoring() }
         tree.write("attr", "twelve\n")

@@ -1,6 +1,7 @@
 import Glibc
 import Testing
 import Vigil
+
 @testable import VigilSensors
 
 /// Serialized: one test counts the process's cancel-on-set timers exactly, so no other clock monitor may run meanwhile.

@@ -117,7 +117,8 @@ import Vigil
             ThermalMonitor(root: tree.root, updateInterval: interval),
             PowerSupplyMonitor(root: tree.root, updateInterval: interval),
             MemoryPressureMonitor(root: tree.root, updateInterval: interval),
-            AttributeMonitor(name: "temp", integerAt: tree.root + "/class/thermal/thermal_zone0/temp",
+            AttributeMonitor(
+                name: "temp", integerAt: tree.root + "/class/thermal/thermal_zone0/temp",
                 updateInterval: interval),
             BacklightMonitor(root: tree.root, updateInterval: interval),
         ]

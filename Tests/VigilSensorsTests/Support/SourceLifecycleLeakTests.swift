@@ -75,7 +75,10 @@ import Vigil
     /// in their own serialized suites (``InotifyKernelTests`` and ``ClockChangeMonitorTests``).
     static let everySource: [(String, @Sendable (String) -> any Source)] = [
         ("cpu", { root in fakeProcfs(root).map { CPUUsageMonitor(root: $0, updateInterval: .milliseconds(20)) }! }),
-        ("memory", { root in fakeProcfs(root).map { MemoryUsageMonitor(root: $0, updateInterval: .milliseconds(20)) }! }),
+        (
+            "memory",
+            { root in fakeProcfs(root).map { MemoryUsageMonitor(root: $0, updateInterval: .milliseconds(20)) }! }
+        ),
         (
             "memory pressure",
             { root in fakeProcfs(root).map { MemoryPressureMonitor(root: $0, updateInterval: .milliseconds(20)) }! }
