@@ -107,3 +107,16 @@ extension Duration {
     /// value traps.
     var clampedUpdateInterval: Duration { Swift.max(self, minimumUpdateInterval) }
 }
+
+extension Sequence where Element == any Source {
+    /// Starts every source, or none: if one fails, those already started are stopped again and the error is thrown.
+    public func startMonitoring() throws {
+        let monitors: [any Monitor] = map { $0 }
+        try monitors.startMonitoring()
+    }
+
+    /// Stops every source.
+    public func stopMonitoring() {
+        for source in self { source.stopMonitoring() }
+    }
+}

@@ -27,8 +27,9 @@ import Vigil
             FileSystemMonitor(path: directory.path),
             ClockChangeMonitor(),
         ]
-        for source in dashboard { try source.startMonitoring() }
-        defer { for source in dashboard { source.stopMonitoring() } }
+        try dashboard.startMonitoring()
+        defer { dashboard.stopMonitoring() }
+        for source in dashboard { #expect(source.isMonitoring, "\(source.name)") }
         tree.write("class/thermal/thermal_zone0/temp", "50000\n")
         var lines: [String] = []
         for source in dashboard {
