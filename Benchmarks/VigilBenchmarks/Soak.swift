@@ -61,8 +61,8 @@ private func soakRound(_ subject: BehaviorSubject<Int>, queue: DispatchQueue, co
 /// Starts every available source, lets it run briefly with a subscriber, and stops it again.
 private func soakSources(directory: String, counters: SoakCounters) {
     let monitors: [any Monitor] = [
-        FileSystemMonitor(path: directory, recursive: true), CPUUsageMonitor(interval: .milliseconds(50)),
-        MemoryUsageMonitor(interval: .milliseconds(50)), MemoryPressureMonitor(pollInterval: .milliseconds(50)),
+        FileSystemMonitor(path: directory, recursive: true), CPUUsageMonitor(updateInterval: .milliseconds(50)),
+        MemoryUsageMonitor(updateInterval: .milliseconds(50)), MemoryPressureMonitor(updateInterval: .milliseconds(50)),
         NetworkMonitor(), DeviceMonitor(), ClockChangeMonitor(),
     ]
     for monitor in monitors {

@@ -29,6 +29,8 @@ public final class CatalogSource: Source {
     /// Started in order (helpers first, the source last), stopped in reverse.
     private let monitors: [any Monitor]
     private let check: @Sendable () -> Availability
+    /// The source's latest reading, read through its concrete type (captured where it is known).
+    private let latestReading: @Sendable () -> (any CatalogReading)?
 
     /// Wraps `source` and the helper monitors it depends on.
     ///
@@ -49,6 +51,7 @@ public final class CatalogSource: Source {
         self.readings = (readings ?? source.readings.asObservable()).map { $0 as any CatalogReading }
         monitors = helpers + [source]
         check = availability ?? { source.availability }
+        latestReading = { source.latest.map { $0 as any CatalogReading } }
     }
 
     /// The same source, monitors and readings as `other`, with another availability check.
@@ -59,6 +62,7 @@ public final class CatalogSource: Source {
         readings = other.readings
         monitors = other.monitors
         check = availability
+        latestReading = other.latestReading
     }
 
     /// The monitors that feed ``source`` (a ``DeviceMonitor`` of uevents), started before it; empty for most.
@@ -82,5 +86,22 @@ public final class CatalogSource: Source {
     /// Stops the source, then its helper monitors.
     public func stopMonitoring() {
         monitors.reversed().stopMonitoring()
+    }
+
+    /// The source's latest reading (see ``Source/latest``).
+    public var latest: (any CatalogReading)? { latestReading() }
+
+    /// Reads the source now (see ``Source/refresh()``).
+    public func refresh() { source.refresh() }
+
+    /// The source's update interval; `nil` for a source driven by kernel events.
+    public var updateInterval: Duration? { source.updateInterval }
+
+    /// Changes the source's update interval (see ``Source/setUpdateInterval(_:)``).
+    ///
+    /// - Throws: ``SensorError/invalidArgument(name:value:reason:)`` for an interval below 1 ms or a source that
+    ///   does not poll.
+    public func setUpdateInterval(_ interval: Duration) throws(SensorError) {
+        try source.setUpdateInterval(interval)
     }
 }

@@ -38,11 +38,11 @@ extension SourceCatalog {
     /// Buffered for a device with a readable node under a root other than `/sys`, polled otherwise.
     private static func iioMode<Kind: IIOSensorKind>(_ kind: Kind.Type, _ options: Options) -> IIOMode {
         guard options.sysfsRoot != "/sys", let devices = try? IIODevice.discover(root: options.sysfsRoot) else {
-            return .polled()
+            return .polled
         }
         let device = devices.first { $0.hasChannel(ofType: Kind.channelType) }
         guard let device, device.hasBuffer, !device.scanElements.isEmpty, access(device.deviceNodePath, R_OK) == 0
-        else { return .polled() }
+        else { return .polled }
         return .buffered()
     }
 }

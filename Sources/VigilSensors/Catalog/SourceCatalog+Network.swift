@@ -30,6 +30,6 @@ extension SourceCatalog {
 
     private static func networkMonitor(_ options: Options) -> NetworkMonitor {
         NetworkMonitor(
-            namespace: options.networkNamespacePath, sysfsRoot: options.sysfsRoot, eventLoop: options.eventLoop)
+            namespace: options.networkNamespacePath, root: options.sysfsRoot, eventLoop: options.eventLoop)
     }
 }

@@ -1,10 +1,11 @@
 /// How an IIO monitor reads its device.
 public enum IIOMode: Hashable, Sendable, CustomStringConvertible {
-    /// Read the sysfs attributes `rate` times a second on the event loop's timer.
+    /// Read the sysfs attributes every ``IIOSensorMonitor/updateInterval`` on the event loop's timer.
     ///
-    /// The device's `sampling_frequency` is set to the closest available frequency at or above `rate` when it is
-    /// writable (so the driver refreshes its values at least that often), and restored on stop.
-    case polled(rate: Double = 10)
+    /// When the monitor starts, the device's `sampling_frequency` is set to the closest available frequency at or
+    /// above one read per update interval when it is writable (so the driver refreshes its values at least that
+    /// often), and restored on stop.
+    case polled
     /// Capture scans from `/dev/iio:deviceN` through the event loop.
     ///
     /// The monitor enables the channel's scan elements and the timestamp, sets the buffer length, selects the
@@ -14,7 +15,7 @@ public enum IIOMode: Hashable, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .polled(let rate): return "polled at \(Vector3.format(rate)) Hz"
+        case .polled: return "polled"
         case .buffered(let rate, let length):
             return "buffered (length \(length)" + (rate.map { ", \(Vector3.format($0)) Hz)" } ?? ")")
         }

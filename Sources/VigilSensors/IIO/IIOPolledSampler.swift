@@ -7,17 +7,19 @@ final class IIOPolledSampler: IIOSampler {
     }
 
     private let channels: IIOChannelSet
-    private let rate: Double
+    private let interval: SharedValue<Duration>
     private let eventLoop: EventLoop
     private let handler: @Sendable (IIOSamplerEvent) -> Void
     private let state = Mutex<Running?>(nil)
+    /// Counts timer installations, so of two overlapping reschedules only the later keeps its timer.
+    private let ticket = Mutex(0)
 
     init(
-        channels: IIOChannelSet, rate: Double, eventLoop: EventLoop,
+        channels: IIOChannelSet, interval: Duration, eventLoop: EventLoop,
         handler: @escaping @Sendable (IIOSamplerEvent) -> Void
     ) {
         self.channels = channels
-        self.rate = rate
+        self.interval = SharedValue(interval.clampedUpdateInterval)
         self.eventLoop = eventLoop
         self.handler = handler
     }
@@ -28,10 +30,9 @@ final class IIOPolledSampler: IIOSampler {
 
     func start() throws(SensorError) {
         let calibrations = try channels.readCalibrations()
+        let period = interval.value
+        let rate = 1 / (Double(period.components.seconds) + Double(period.components.attoseconds) / 1e18)
         let saved = try IIOSamplerSupport.configureFrequency(rate, type: channels.type, device: channels.device)
-        // In floating point and clamped to a day, so a tiny rate cannot overflow the conversion to nanoseconds.
-        let nanoseconds = min(max(1e6, 1e9 / rate), 86_400e9)
-        let period = Duration.nanoseconds(Int64(nanoseconds))
         let registration: EventLoop.Registration
         do throws(SensorError) {
             registration = try eventLoop.schedule(every: period) { [weak self] in self?.poll() }
@@ -47,6 +48,28 @@ final class IIOPolledSampler: IIOSampler {
         running.registration.cancel()
         IIOSamplerSupport.restoreFrequency(running.savedFrequency)
     }
+
+    /// Replaces the running timer by one at `newInterval`, outside the lock; `sampling_frequency` stays as set at
+    /// the start.
+    func setInterval(_ newInterval: Duration) throws(SensorError) {
+        interval.value = newInterval
+        let mine = ticket.withLock { ticket in
+            ticket += 1
+            return ticket
+        }
+        guard let old = state.withLock({ $0?.registration }) else { return }
+        old.cancel()
+        let timer = try eventLoop.schedule(every: newInterval) { [weak self] in self?.poll() }
+        let keep = state.withLock { running in
+            guard running != nil, ticket.withLock({ $0 }) == mine else { return false }
+            running?.registration = timer
+            return true
+        }
+        if !keep { timer.cancel() }
+    }
+
+    /// Reads the channels now, on the calling thread.
+    func refresh() { poll() }
 
     private func poll() {
         guard let calibrations = state.withLock({ $0?.calibrations }) else { return }

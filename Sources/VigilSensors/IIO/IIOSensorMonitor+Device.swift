@@ -19,8 +19,10 @@ extension IIOSensorMonitor {
         }
         let sampler: any IIOSampler
         switch mode {
-        case .polled(let rate):
-            sampler = IIOPolledSampler(channels: channels, rate: rate, eventLoop: eventLoop, handler: handler)
+        case .polled:
+            sampler = IIOPolledSampler(
+                channels: channels, interval: state.withLock { $0.updateInterval }, eventLoop: eventLoop,
+                handler: handler)
         case .buffered(let rate, let length):
             sampler = IIOBufferedSampler(
                 channels: channels, rate: rate, length: length, eventLoop: eventLoop, handler: handler)

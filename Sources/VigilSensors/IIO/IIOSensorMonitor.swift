@@ -23,6 +23,8 @@ import Vigil
 public final class IIOSensorMonitor<Kind: IIOSensorKind>: Source {
     struct State {
         var kind: Kind
+        /// How often a polled sampler reads.
+        var updateInterval: Duration
         /// Between start and stop. With hot-plug the monitor also runs without a device, waiting for one.
         var isRunning = false
         /// Counts starts and stops, so work begun for an earlier run is dropped.
@@ -64,13 +66,16 @@ public final class IIOSensorMonitor<Kind: IIOSensorKind>: Source {
     ///   - root: The sysfs root (`/sys`); the device node is `/dev/iio:deviceN`, or `<root>/dev/iio:deviceN` under
     ///     another root.
     ///   - deviceID: The device to read, or nil for the first device with the kind's channels.
-    ///   - mode: Polled (the default, 10 Hz) or buffered.
+    ///   - mode: Polled (the default) or buffered.
+    ///   - updateInterval: How often a polled monitor reads (default 100 ms); below 1 ms (zero and negative
+    ///     included) it is raised to 1 ms. Not used in buffered mode, where scans arrive as the device produces them.
     ///   - changes: Device events of `iio` devices (``DeviceMonitor/readings`` of a
     ///     `DeviceMonitor(subsystems: ["iio"])`) for hot-plug; `nil` to read only the device found at start.
     ///   - eventLoop: The loop that runs the timer or watches the device node.
     public init(
-        kind: Kind, root: String = "/sys", deviceID: String? = nil, mode: IIOMode = .polled(),
-        changes: (any ObservableType<DeviceEvent>)? = nil, eventLoop: EventLoop = .shared
+        kind: Kind, root: String = "/sys", deviceID: String? = nil, mode: IIOMode = .polled,
+        updateInterval: Duration = .milliseconds(100), changes: (any ObservableType<DeviceEvent>)? = nil,
+        eventLoop: EventLoop = .shared
     ) {
         self.name = Kind.displayName
         self.root = root
@@ -79,7 +84,7 @@ public final class IIOSensorMonitor<Kind: IIOSensorKind>: Source {
         self.changes = changes
         self.eventLoop = eventLoop
         readings = BehaviorSubject(.pending)
-        state = Mutex(State(kind: kind))
+        state = Mutex(State(kind: kind, updateInterval: updateInterval.clampedUpdateInterval))
     }
 
     /// Creates a monitor of the kind with its default settings; nothing is read until it starts.
@@ -87,19 +92,56 @@ public final class IIOSensorMonitor<Kind: IIOSensorKind>: Source {
     /// - Parameters:
     ///   - root: The sysfs root (`/sys`).
     ///   - deviceID: The device to read, or nil for the first device with the kind's channels.
-    ///   - mode: Polled (the default, 10 Hz) or buffered.
-    ///   - changes: Device events of `iio` devices for hot-plug, or `nil`; see ``init(kind:root:deviceID:mode:changes:eventLoop:)``.
+    ///   - mode: Polled (the default) or buffered.
+    ///   - updateInterval: How often a polled monitor reads (default 100 ms).
+    ///   - changes: Device events of `iio` devices for hot-plug, or `nil`; see
+    ///     ``init(kind:root:deviceID:mode:updateInterval:changes:eventLoop:)``.
+    ///   - eventLoop: The loop that runs the timer or watches the device node.
     public convenience init(
-        root: String = "/sys", deviceID: String? = nil, mode: IIOMode = .polled(),
-        changes: (any ObservableType<DeviceEvent>)? = nil
+        root: String = "/sys", deviceID: String? = nil, mode: IIOMode = .polled,
+        updateInterval: Duration = .milliseconds(100), changes: (any ObservableType<DeviceEvent>)? = nil,
+        eventLoop: EventLoop = .shared
     ) {
-        self.init(kind: Kind(), root: root, deviceID: deviceID, mode: mode, changes: changes)
+        self.init(
+            kind: Kind(), root: root, deviceID: deviceID, mode: mode, updateInterval: updateInterval,
+            changes: changes, eventLoop: eventLoop)
     }
 
     deinit {
         let (sampler, hotplug) = state.withLock { ($0.sampler, $0.hotplug) }
         hotplug?.dispose()
         sampler?.stop()
+    }
+
+    /// How often a polled monitor reads; `nil` in buffered mode, where scans arrive as the device produces them.
+    public var updateInterval: Duration? {
+        guard case .polled = mode else { return nil }
+        return state.withLock { $0.updateInterval }
+    }
+
+    /// Changes how often a polled monitor reads; a running one reschedules its timer at once (the device's
+    /// `sampling_frequency` stays as set at the start).
+    ///
+    /// - Throws: ``SensorError/invalidArgument(name:value:reason:)`` for an interval below 1 ms, or in buffered mode.
+    public func setUpdateInterval(_ interval: Duration) throws(SensorError) {
+        guard case .polled = mode else {
+            throw .invalidArgument(
+                name: "updateInterval", value: "\(interval)",
+                reason: "\(name) is buffered: scans arrive as the device produces them; set the rate in the mode")
+        }
+        let interval = try interval.validatedUpdateInterval()
+        let sampler = state.withLock { state in
+            state.updateInterval = interval
+            return state.sampler as? IIOPolledSampler
+        }
+        try sampler?.setInterval(interval)
+    }
+
+    /// Reads the device now in polled mode (on the calling thread); does nothing in buffered mode, where scans
+    /// arrive as the device produces them, or while no device is attached.
+    public func refresh() {
+        let sampler = state.withLock { $0.sampler as? IIOPolledSampler }
+        sampler?.refresh()
     }
 
     /// Whether the monitor is running: reading a device, or, with hot-plug, waiting for one.

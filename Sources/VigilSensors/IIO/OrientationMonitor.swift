@@ -28,15 +28,38 @@ public final class OrientationMonitor: Source {
     /// - Parameters:
     ///   - root: The sysfs root (`/sys`).
     ///   - deviceID: The device to read, or nil for the first accelerometer.
-    ///   - mode: Polled (the default, 10 Hz) or buffered.
+    ///   - mode: Polled (the default) or buffered.
+    ///   - updateInterval: How often a polled accelerometer reads (default 100 ms).
     ///   - changes: Device events of `iio` devices, for the accelerometer to follow hot-plug; `nil` for none. See
     ///     ``IIOSensorMonitor``.
+    ///   - eventLoop: The loop that runs the accelerometer's timer or watches its device node.
     public convenience init(
-        root: String = "/sys", deviceID: String? = nil, mode: IIOMode = .polled(),
-        changes: (any ObservableType<DeviceEvent>)? = nil
+        root: String = "/sys", deviceID: String? = nil, mode: IIOMode = .polled,
+        updateInterval: Duration = .milliseconds(100), changes: (any ObservableType<DeviceEvent>)? = nil,
+        eventLoop: EventLoop = .shared
     ) {
-        self.init(accelerometer: AccelerometerMonitor(root: root, deviceID: deviceID, mode: mode, changes: changes))
+        self.init(
+            accelerometer: AccelerometerMonitor(
+                root: root, deviceID: deviceID, mode: mode, updateInterval: updateInterval, changes: changes,
+                eventLoop: eventLoop))
     }
+
+    /// Stops following the accelerometer (and stops it) when released while running.
+    deinit { stopMonitoring() }
+
+    /// The accelerometer's update interval; `nil` when it is buffered.
+    public var updateInterval: Duration? { accelerometer.updateInterval }
+
+    /// Changes the accelerometer's update interval; see ``IIOSensorMonitor/setUpdateInterval(_:)``.
+    ///
+    /// - Throws: ``SensorError/invalidArgument(name:value:reason:)`` for an interval below 1 ms, or when the
+    ///   accelerometer is buffered.
+    public func setUpdateInterval(_ interval: Duration) throws(SensorError) {
+        try accelerometer.setUpdateInterval(interval)
+    }
+
+    /// Reads the accelerometer now; the orientation changes if the reading decides a new one.
+    public func refresh() { accelerometer.refresh() }
 
     /// Whether the accelerometer is running for this monitor.
     public var isMonitoring: Bool {

@@ -34,7 +34,13 @@ public final class FileSystemMonitor: Source {
 
     private let eventLoop: EventLoop
     private let tuning: InotifyTuning
-    private let phase = Mutex<Phase>(.stopped)
+    private let state = Mutex(State())
+
+    private struct State {
+        var phase = Phase.stopped
+        /// The last event published, for ``latest``.
+        var latest: FileSystemEvent?
+    }
 
     /// Where the monitor is between start and stop; the lock is never held across a system call.
     private enum Phase {
@@ -106,8 +112,8 @@ public final class FileSystemMonitor: Source {
 
     /// Whether the monitor is running (or starting).
     public var isMonitoring: Bool {
-        phase.withLock { phase in
-            if case .stopped = phase { return false }
+        state.withLock { state in
+            if case .stopped = state.phase { return false }
             return true
         }
     }
@@ -121,31 +127,30 @@ public final class FileSystemMonitor: Source {
     ///   `max_user_instances`) with its value. A recursive watch that cannot watch every directory fails as a whole.
     public func startMonitoring() throws {
         let attempt = StartAttempt()
-        let mayStart = phase.withLock { phase in
-            guard case .stopped = phase else { return false }
-            phase = .starting(attempt)
+        let mayStart = state.withLock { state in
+            guard case .stopped = state.phase else { return false }
+            state.phase = .starting(attempt)
             return true
         }
         guard mayStart else { return }
         let session: InotifySession
         do {
-            let subject = readings
             session = try InotifySession(target: try resolveTarget(), eventLoop: eventLoop, tuning: tuning) {
-                subject.publish($0)
+                [weak self] event in self?.deliver(event)
             }
         } catch {
-            let stillOurs = phase.withLock { phase in
-                guard case .starting(let current) = phase, current === attempt else { return false }
-                phase = .stopped
+            let stillOurs = state.withLock { state in
+                guard case .starting(let current) = state.phase, current === attempt else { return false }
+                state.phase = .stopped
                 return true
             }
             if stillOurs { throw error }
             return
         }
         // Running from here: a stop now deactivates the session, and whoever sees the other done cleans up.
-        let stoppedWhileStarting = phase.withLock { phase in
-            guard case .starting(let current) = phase, current === attempt else { return true }
-            phase = .running(session, registration: nil)
+        let stoppedWhileStarting = state.withLock { state in
+            guard case .starting(let current) = state.phase, current === attempt else { return true }
+            state.phase = .running(session, registration: nil)
             return false
         }
         if stoppedWhileStarting {
@@ -158,18 +163,18 @@ public final class FileSystemMonitor: Source {
                 [session] _ in session.handleReadable()
             }
         } catch {
-            let stillOurs = phase.withLock { phase in
-                guard case .running(let current, _) = phase, current === session else { return false }
-                phase = .stopped
+            let stillOurs = state.withLock { state in
+                guard case .running(let current, _) = state.phase, current === session else { return false }
+                state.phase = .stopped
                 return true
             }
             session.close()
             if stillOurs { throw error }
             return
         }
-        let stoppedMeanwhile = phase.withLock { phase in
-            guard case .running(let current, _) = phase, current === session else { return true }
-            phase = .running(session, registration: registration)
+        let stoppedMeanwhile = state.withLock { state in
+            guard case .running(let current, _) = state.phase, current === session else { return true }
+            state.phase = .running(session, registration: registration)
             return false
         }
         if stoppedMeanwhile {
@@ -180,15 +185,15 @@ public final class FileSystemMonitor: Source {
 
     /// Stops watching; does nothing if not running. May be called from inside a subscriber of ``readings``.
     public func stopMonitoring() {
-        let stopped = phase.withLock { phase -> (InotifySession, EventLoop.Registration?)? in
-            switch phase {
+        let stopped = state.withLock { state -> (InotifySession, EventLoop.Registration?)? in
+            switch state.phase {
             case .stopped:
                 return nil
             case .starting:
-                phase = .stopped
+                state.phase = .stopped
                 return nil
             case .running(let session, let registration):
-                phase = .stopped
+                state.phase = .stopped
                 return (session, registration)
             }
         }
@@ -198,6 +203,19 @@ public final class FileSystemMonitor: Source {
         guard let registration else { return }
         registration.cancel()
         session.close()
+    }
+
+    /// The last event published; `nil` before the first. Kept across stop and start.
+    public var latest: FileSystemEvent? { state.withLock { $0.latest } }
+
+    /// Does nothing: file events are relayed as the kernel reports them, and there is no state to re-read. After an
+    /// ``FileSystemEvent/Kind/overflow`` event, rescan the tree yourself.
+    public func refresh() {}
+
+    /// Remembers `event` as the latest, then publishes it, on the event-loop thread and never under the lock.
+    private func deliver(_ event: FileSystemEvent) {
+        state.withLock { $0.latest = event }
+        readings.publish(event)
     }
 
     private func resolveTarget() throws(SensorError) -> InotifySession.Target {

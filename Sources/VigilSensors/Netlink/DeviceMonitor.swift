@@ -37,6 +37,8 @@ public final class DeviceMonitor: Source, Sendable {
         var buffer = [UInt8](repeating: 0, count: 1 << 14)
         /// An error the next read reports instead of reading (``simulateSocketError(_:)``).
         var injectedError: Errno?
+        /// The last event published, for ``latest``.
+        var latest: DeviceEvent?
     }
 
     /// The human name of the source.
@@ -211,7 +213,7 @@ public final class DeviceMonitor: Source, Sendable {
         }
         let restored = buffer
         state.withLock { state in state.buffer = restored }
-        for event in events { readings.publish(event) }
+        for event in events { deliver(event) }
         if let failure { handleFailure(generation, failure) }
     }
 
@@ -276,7 +278,7 @@ public final class DeviceMonitor: Source, Sendable {
             return delay
         }
         guard let delay else { return }
-        readings.publish(.unavailable(reason: "\(error); trying again in \(delay)"))
+        deliver(.unavailable(reason: "\(error); trying again in \(delay)"))
         do throws(SensorError) {
             let timer = try loop.schedule(after: delay) { [weak self] in self?.reopen(generation) }
             let kept = state.withLock { state in
@@ -304,7 +306,20 @@ public final class DeviceMonitor: Source, Sendable {
             state.retryDelay = Self.firstRetryDelay
             return true
         }
-        if reopened { readings.publish(.overflow) }
+        if reopened { deliver(.overflow) }
+    }
+
+    /// The last event published; `nil` before the first. Kept across stop and start.
+    public var latest: DeviceEvent? { state.withLock { $0.latest } }
+
+    /// Does nothing: uevents are relayed as the kernel sends them, and there is no state to re-read. After a
+    /// ``DeviceEvent/overflow`` event, rescan sysfs yourself.
+    public func refresh() {}
+
+    /// Remembers `event` as the latest, then publishes it, never under the lock.
+    private func deliver(_ event: DeviceEvent) {
+        state.withLock { $0.latest = event }
+        readings.publish(event)
     }
 
     private func accepts(_ event: Uevent) -> Bool {

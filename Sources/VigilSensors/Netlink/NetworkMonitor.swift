@@ -61,7 +61,7 @@ public final class NetworkMonitor: Source, Sendable {
     public let namespace: String?
 
     private let receiveBufferSize: Int
-    private let sysfsRoot: String
+    private let root: String
     private let loop: EventLoop
     private let counters = NetlinkCounters()
     private let state = Mutex(State())
@@ -74,16 +74,16 @@ public final class NetworkMonitor: Source, Sendable {
     ///     the monitor's own; no other thread changes namespace.
     ///   - receiveBufferSize: The socket's receive buffer in bytes. The default (8 MiB) rarely overflows; a small
     ///     one makes the kernel drop messages sooner, which the monitor repairs with a fresh dump.
-    ///   - sysfsRoot: Where sysfs is mounted, to tell Wi-Fi from Ethernet; not consulted for another namespace,
+    ///   - root: Where sysfs is mounted, to tell Wi-Fi from Ethernet; not consulted for another namespace,
     ///     whose interfaces sysfs does not show.
     ///   - eventLoop: The loop that watches the socket.
     public init(
-        namespace: String? = nil, receiveBufferSize: Int = 8 << 20, sysfsRoot: String = "/sys",
+        namespace: String? = nil, receiveBufferSize: Int = 8 << 20, root: String = "/sys",
         eventLoop: EventLoop = .shared
     ) {
         self.namespace = namespace
         self.receiveBufferSize = receiveBufferSize
-        self.sysfsRoot = sysfsRoot
+        self.root = root
         self.loop = eventLoop
     }
 
@@ -154,6 +154,25 @@ public final class NetworkMonitor: Source, Sendable {
         socket?.close()
     }
 
+    /// Dumps the kernel's links, addresses and routes again, as after a dropped message, and publishes the path if
+    /// the dump shows a change; while the dump runs the last path stays. Does nothing when stopped or while the
+    /// socket is being reopened (the reopen dumps anyway). A dump already running is run again once it ends.
+    ///
+    /// The request is sent on the calling thread, outside the lock; the path is published on the event-loop thread.
+    public func refresh() {
+        let decided = state.withLock { state -> (NetlinkSocket, UInt64, [NetworkMonitorStateMachine.Action])? in
+            guard state.isRunning, let socket = state.socket, var machine = state.machine else { return nil }
+            defer { state.machine = machine }
+            return (socket, state.generation, machine.synchronize())
+        }
+        guard let (socket, generation, actions) = decided else { return }
+        do throws(SensorError) {
+            try perform(actions, on: socket, generation)
+        } catch {
+            handleFailure(generation, error)
+        }
+    }
+
     /// The monitor's current registrations with the event loop (the socket and pending timers), so tests can check
     /// that a released monitor leaves none behind.
     package var loopRegistrations: [EventLoop.Registration] {
@@ -181,7 +200,7 @@ public final class NetworkMonitor: Source, Sendable {
         let socket = try NetlinkSocket(
             netlinkProtocol: NETLINK_ROUTE, groups: Self.groups, namespace: namespace,
             receiveBufferSize: receiveBufferSize, passCredentials: false)
-        var machine = NetworkMonitorStateMachine(port: socket.port, sysfsRoot: namespace == nil ? sysfsRoot : nil)
+        var machine = NetworkMonitorStateMachine(port: socket.port, sysfsRoot: namespace == nil ? root : nil)
         let actions = machine.synchronize()
         let installed = state.withLock { state in
             guard state.isRunning, state.generation == generation, state.socket == nil else { return false }

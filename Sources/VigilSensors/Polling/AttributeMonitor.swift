@@ -4,9 +4,9 @@ import Vigil
 ///
 /// How it learns about changes is chosen per attribute when it starts (see ``UpdateStrategy``): with the default
 /// `.automatic`, an attribute on a sysfs mount (`statfs(2)` says `SYSFS_MAGIC`) that the event loop accepts for
-/// `POLLPRI` is watched for notifications and re-read from offset 0 on each one, and also re-read at the interval
-/// (kernfs does not wake pollers when the device goes away); anything else (procfs, a fake tree on tmpfs, a file
-/// epoll refuses) is polled at the interval. If a watched attribute stops reading (its device went away), watching
+/// `POLLPRI` is watched for notifications and re-read from offset 0 on each one, and also re-read every
+/// ``updateInterval`` (kernfs does not wake pollers when the device goes away); anything else (procfs, a fake tree on
+/// tmpfs, a file epoll refuses) is polled every ``updateInterval``. If a watched attribute stops reading (its device went away), watching
 /// ends and polling takes over. ``mode`` says what is in use. The kernel cannot say
 /// whether a driver ever calls `sysfs_notify` for an attribute, so use `.polling` for attributes not documented to
 /// notify (most of them), `.automatic` or `.notifications` for those that are (for example `actual_brightness`,
@@ -28,15 +28,18 @@ where Value: Sendable & Equatable & Encodable & CustomStringConvertible {
     /// - Parameters:
     ///   - name: The human name.
     ///   - path: The attribute, for example `<root>/class/leds/input3::capslock/brightness`.
-    ///   - strategy: How changes are noticed (default: notifications where possible, else polling every second).
+    ///   - strategy: How changes are noticed (default: notifications where possible, else polling).
+    ///   - updateInterval: The polling interval, and the safety-net re-read interval with notifications (default
+    ///     1 s); below 1 ms (zero and negative included) it is raised to 1 ms.
     ///   - eventLoop: The loop that watches the attribute or runs the timer.
     ///   - parse: Turns the attribute's text (trailing newline removed) into a value; runs on the event-loop thread.
     public init(
-        name: String, path: String, strategy: UpdateStrategy = .automatic(pollInterval: .seconds(1)),
+        name: String, path: String, strategy: UpdateStrategy = .automatic, updateInterval: Duration = .seconds(1),
         eventLoop: EventLoop = .shared, parse: @escaping @Sendable (String) throws(SensorError) -> Value
     ) {
         self.name = name
-        watch = AttributeWatch(path: path, strategy: strategy, eventLoop: eventLoop) { (open) throws(SensorError) in
+        watch = AttributeWatch(path: path, strategy: strategy, updateInterval: updateInterval, eventLoop: eventLoop) {
+            (open) throws(SensorError) in
             let text: String
             if let open { text = try open.readText() } else { text = try SysfsFile.readText(path) }
             return try parse(text)
@@ -63,15 +66,25 @@ where Value: Sendable & Equatable & Encodable & CustomStringConvertible {
 
     /// Re-reads the attribute now (from offset 0 of the open file in notification mode).
     public func refresh() { watch.driver.refresh() }
+
+    /// How often the attribute is polled, or re-read as a safety net while watched; never `nil`. With the
+    /// `.notifications` strategy it is used only once the attribute stops reading and polling takes over.
+    public var updateInterval: Duration? { watch.driver.interval }
+
+    /// Changes the polling (or safety-net) interval; a running monitor reschedules its timer at once.
+    ///
+    /// - Throws: ``SensorError/invalidArgument(name:value:reason:)`` for an interval below 1 ms.
+    public func setUpdateInterval(_ interval: Duration) throws(SensorError) { try watch.driver.setInterval(interval) }
 }
 
 extension AttributeMonitor where Value == Int {
     /// A monitor of an attribute holding one integer.
     public convenience init(
-        name: String, integerAt path: String, strategy: UpdateStrategy = .automatic(pollInterval: .seconds(1)),
-        eventLoop: EventLoop = .shared
+        name: String, integerAt path: String, strategy: UpdateStrategy = .automatic,
+        updateInterval: Duration = .seconds(1), eventLoop: EventLoop = .shared
     ) {
-        self.init(name: name, path: path, strategy: strategy, eventLoop: eventLoop) { (text) throws(SensorError) in
+        self.init(name: name, path: path, strategy: strategy, updateInterval: updateInterval, eventLoop: eventLoop) {
+            (text) throws(SensorError) in
             try AttributeParser.integer(text, path: path)
         }
     }

@@ -1,29 +1,30 @@
 import Vigil
 
-/// How an ``AttributeMonitor`` (or ``BacklightMonitor``) learns that an attribute changed.
+/// How an ``AttributeMonitor`` (or ``BacklightMonitor``) learns that an attribute changed; the interval is the
+/// monitor's ``Source/updateInterval``.
 public enum UpdateStrategy: Sendable, Equatable {
     /// `POLLPRI` notifications when the attribute is on sysfs and the event loop accepts it (with a re-read every
-    /// `pollInterval` as a safety net), otherwise polling at `pollInterval`. sysfs cannot tell whether a driver ever
-    /// calls `sysfs_notify` for an attribute, so choose ``polling(_:)`` for attributes not documented to notify.
-    case automatic(pollInterval: Duration)
+    /// update interval as a safety net), otherwise polling at the update interval. sysfs cannot tell whether a driver
+    /// ever calls `sysfs_notify` for an attribute, so choose ``polling`` for attributes not documented to notify.
+    case automatic
     /// `POLLPRI` notifications only; starting fails if the attribute cannot be watched. A device that goes away is
-    /// noticed only at the next notification.
+    /// noticed only at the next notification; from then on the path is polled at the update interval.
     case notifications
-    /// Re-reading every interval.
-    case polling(Duration)
+    /// Re-reading every update interval.
+    case polling
 }
 
 /// How a running attribute source learns about changes, chosen when it starts.
 public enum UpdateMode: Sendable, Equatable, Encodable, CustomStringConvertible {
     /// The kernel notifies with `POLLPRI`; the attribute is re-read from offset 0 on each notification.
     case notifications
-    /// The attribute is re-read every interval.
-    case polling(Duration)
+    /// The attribute is re-read every update interval.
+    case polling
 
     public var description: String {
         switch self {
         case .notifications: return "notifications (POLLPRI)"
-        case .polling(let interval): return "polling every \(interval)"
+        case .polling: return "polling"
         }
     }
 
@@ -49,21 +50,16 @@ final class AttributeWatch<Value>: Sendable where Value: Sendable & Equatable & 
 
     /// - Parameter read: Reads the value; given the open attribute in notification mode (to re-read it from
     ///   offset 0), `nil` when polling.
+    ///   With `.notifications`, `updateInterval` is used only once the attribute stops reading and polling takes over.
     init(
-        path: String, strategy: UpdateStrategy, eventLoop: EventLoop,
+        path: String, strategy: UpdateStrategy, updateInterval: Duration, eventLoop: EventLoop,
         read: @escaping @Sendable (OpenAttribute?) throws(SensorError) -> Value?
     ) {
         self.path = path
         self.strategy = strategy
         self.eventLoop = eventLoop
-        let interval: Duration
-        switch strategy {
-        case .automatic(let pollInterval): interval = pollInterval
-        case .polling(let pollInterval): interval = pollInterval
-        case .notifications: interval = .seconds(3600)
-        }
         let holder = SharedValue<OpenAttribute?>(nil)
-        driver = PollingDriver(interval: interval, eventLoop: eventLoop) { () throws(SensorError) in
+        driver = PollingDriver(interval: updateInterval, eventLoop: eventLoop) { () throws(SensorError) in
             try read(holder.value)
         }
         self.holder = holder
@@ -81,12 +77,15 @@ final class AttributeWatch<Value>: Sendable where Value: Sendable & Equatable & 
         state.withLock { state in
             state.attribute = watched?.attribute
             state.registration = watched?.registration
-            state.mode = watched == nil ? .polling(driver.interval) : .notifications
+            state.mode = watched == nil ? .polling : .notifications
         }
         do {
-            try driver.start(polling: watched == nil)
-            if watched != nil, strategy != .notifications {
-                driver.own(try eventLoop.schedule(every: driver.interval) { [weak self] in self?.notified() })
+            if watched == nil {
+                try driver.start()
+            } else if strategy == .notifications {
+                try driver.start(polling: false)
+            } else {
+                try driver.start(tick: { [weak self] in self?.notified() })
             }
         } catch {
             stop()
@@ -122,7 +121,7 @@ final class AttributeWatch<Value>: Sendable where Value: Sendable & Equatable & 
             guard state.registration != nil else { return nil }
             defer {
                 state.registration = nil
-                state.mode = .polling(driver.interval)
+                state.mode = .polling
             }
             return state.registration
         }
@@ -130,14 +129,12 @@ final class AttributeWatch<Value>: Sendable where Value: Sendable & Equatable & 
         registration.cancel()
         holder.value = nil
         guard strategy == .notifications else { return }  // .automatic already has its timer
-        if let timer = try? eventLoop.schedule(every: driver.interval, handler: { [weak self] in self?.notified() }) {
-            driver.own(timer)
-        }
+        try? driver.startTimer(tick: { [weak self] in self?.notified() })
     }
 
     /// Opens and registers the attribute for `POLLPRI` when the strategy allows; `nil` means poll.
     private func watch() throws(SensorError) -> (attribute: OpenAttribute, registration: EventLoop.Registration)? {
-        if case .polling = strategy { return nil }
+        if strategy == .polling { return nil }
         let required = strategy == .notifications
         guard required || OpenAttribute.isOnSysfs(path) else { return nil }
         let attribute: OpenAttribute

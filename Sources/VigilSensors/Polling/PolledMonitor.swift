@@ -5,7 +5,7 @@ import Vigil
 ///
 /// Use the aliases: ``ThermalMonitor``, ``HwmonMonitor``, ``CPUUsageMonitor``, ``MemoryUsageMonitor``,
 /// ``StorageMonitor``; each documents its default interval and units. On start it reads once, then every
-/// ``interval``. Readings are a `BehaviorSubject` holding the latest ``SensorReading``: `pending` before the first
+/// ``updateInterval`` (changeable while running with ``setUpdateInterval(_:)``). Readings are a `BehaviorSubject` holding the latest ``SensorReading``: `pending` before the first
 /// value, then each value that differs from the previous one, or `unavailable` with the reason when a read fails
 /// (polling goes on, so a value returns once the cause goes away). Readings are published on the event-loop thread,
 /// never under a lock. An idle monitor costs one timer wake-up per interval, nothing in between.
@@ -20,36 +20,43 @@ where Value: Sendable & Equatable & Encodable & CustomStringConvertible {
     ///
     /// - Parameters:
     ///   - name: The human name.
-    ///   - interval: How often `read` runs.
+    ///   - updateInterval: How often `read` runs; below 1 ms (zero and negative included) it is raised to 1 ms.
     ///   - eventLoop: The loop that runs the timer.
     ///   - availability: Says whether the source can run here, without starting it.
     ///   - read: Reads one value on the event-loop thread; `nil` when there is nothing to report yet.
     public convenience init(
-        name: String, interval: Duration, eventLoop: EventLoop = .shared,
+        name: String, updateInterval: Duration, eventLoop: EventLoop = .shared,
         availability: @escaping @Sendable () -> Availability,
         read: @escaping @Sendable () throws(SensorError) -> Value?
     ) {
         self.init(
-            name: name, interval: interval, eventLoop: eventLoop, availability: availability, onStart: nil, read: read)
+            name: name, updateInterval: updateInterval, eventLoop: eventLoop, availability: availability, onStart: nil,
+            read: read)
     }
 
     /// The designated initializer; `onStart` runs on the starting thread before the first read of each run.
     init(
-        name: String, interval: Duration, eventLoop: EventLoop, availability: @escaping @Sendable () -> Availability,
+        name: String, updateInterval: Duration, eventLoop: EventLoop,
+        availability: @escaping @Sendable () -> Availability,
         onStart: (@Sendable () -> Void)?, read: @escaping @Sendable () throws(SensorError) -> Value?
     ) {
         self.name = name
         self.check = availability
         self.onStart = onStart
-        driver = PollingDriver(interval: interval, eventLoop: eventLoop, read: read)
+        driver = PollingDriver(interval: updateInterval, eventLoop: eventLoop, read: read)
     }
 
     private let onStart: (@Sendable () -> Void)?
 
     deinit { driver.stop() }
 
-    /// How often the value is read.
-    public var interval: Duration { driver.interval }
+    /// How often the value is read; never `nil`.
+    public var updateInterval: Duration? { driver.interval }
+
+    /// Changes how often the value is read; a running monitor reschedules its timer at once.
+    ///
+    /// - Throws: ``SensorError/invalidArgument(name:value:reason:)`` for an interval below 1 ms.
+    public func setUpdateInterval(_ interval: Duration) throws(SensorError) { try driver.setInterval(interval) }
     /// The latest reading.
     public var readings: BehaviorSubject<SensorReading<Value>> { driver.readings }
     public var isMonitoring: Bool { driver.isRunning }

@@ -8,79 +8,126 @@ import Vigil
 final class PollingDriver<Value>: Sendable where Value: Sendable & Equatable & Encodable & CustomStringConvertible {
     private struct State {
         var running = false
+        var interval: Duration
+        /// Runs on each tick of this run's timer; nil when the run has no timer.
+        var tick: (@Sendable () -> Void)?
         var timer: EventLoop.Registration?
-        var extra: [EventLoop.Registration] = []
         var generation = 0
+        /// Counts timer installations, so of two overlapping reschedules only the later keeps its timer.
+        var timerTicket = 0
         var ticket = 0
         var publishedTicket = 0
         var last: SensorReading<Value> = .pending
     }
 
     let readings: BehaviorSubject<SensorReading<Value>>
-    let interval: Duration
     private let eventLoop: EventLoop
     private let read: @Sendable () throws(SensorError) -> Value?
-    private let state = Mutex(State())
+    private let state: Mutex<State>
 
+    /// - Parameter interval: The update interval; below 1 ms (zero and negative included) it is raised to 1 ms.
     init(interval: Duration, eventLoop: EventLoop, read: @escaping @Sendable () throws(SensorError) -> Value?) {
-        precondition(interval > .zero, "a polling interval must be positive")
-        self.interval = interval
         self.eventLoop = eventLoop
         self.read = read
+        state = Mutex(State(interval: interval.clampedUpdateInterval))
         readings = BehaviorSubject(.pending)
     }
 
     var isRunning: Bool { state.withLock { $0.running } }
 
+    /// The update interval.
+    var interval: Duration { state.withLock { $0.interval } }
+
     /// Starts (with the polling timer unless `polling` is false) and reads once at once; does nothing when running.
-    func start(polling: Bool = true) throws(SensorError) {
+    ///
+    /// - Parameter tick: What the timer runs; ``refresh()`` when nil.
+    func start(polling: Bool = true, tick: (@Sendable () -> Void)? = nil) throws(SensorError) {
         let generation: Int? = state.withLock { state in
             guard !state.running else { return nil }
             state.running = true
             state.generation += 1
+            state.tick = nil
             return state.generation
         }
         guard let generation else { return }
         if polling {
-            let timer: EventLoop.Registration
             do {
-                timer = try eventLoop.schedule(every: interval) { [weak self] in self?.refresh() }
+                try startTimer(tick: tick)
             } catch {
-                state.withLock { $0.running = false }
+                state.withLock { state in
+                    guard state.generation == generation else { return }
+                    state.running = false
+                    state.tick = nil
+                }
                 throw error
             }
-            let keep = state.withLock { state in
-                guard state.generation == generation, state.running else { return false }
-                state.timer = timer
-                return true
-            }
-            if !keep { timer.cancel() }
         }
         refresh()
     }
 
-    /// Adds a registration cancelled with the timer on ``stop()``; cancels it at once when not running.
-    func own(_ registration: EventLoop.Registration) {
-        let kept = state.withLock { state in
-            guard state.running else { return false }
-            state.extra.append(registration)
+    /// Installs the polling timer of this run, running `tick` (``refresh()`` when nil) every interval; does nothing
+    /// when stopped or when the run has a timer already. For a source that starts polling later (a watched attribute
+    /// that went away).
+    func startTimer(tick: (@Sendable () -> Void)? = nil) throws(SensorError) {
+        let tick: @Sendable () -> Void = tick ?? { [weak self] in self?.refresh() }
+        let installing = state.withLock { state -> Bool in
+            guard state.running, state.tick == nil else { return false }
+            state.tick = tick
             return true
         }
-        if !kept { registration.cancel() }
+        guard installing else { return }
+        try reschedule()
     }
 
-    /// Stops the timer and every owned registration.
+    /// Changes the update interval; a running timer is replaced at once by one at the new interval.
+    ///
+    /// - Throws: ``SensorError/invalidArgument(name:value:reason:)`` below 1 ms; a ``SensorError`` when the loop
+    ///   refuses the new timer (the reading then says so, and the old timer is gone).
+    func setInterval(_ interval: Duration) throws(SensorError) {
+        let interval = try interval.validatedUpdateInterval()
+        state.withLock { $0.interval = interval }
+        do {
+            try reschedule()
+        } catch {
+            publish { (_) throws(SensorError) in throw error }
+            throw error
+        }
+    }
+
+    /// Cancels this run's timer and schedules a new one at the current interval, outside the lock.
+    ///
+    /// The old registration is taken out under the lock and cancelled after it; the new one is kept only if the run
+    /// and the reschedule are still current when it is made, so a stop or a later reschedule meanwhile wins.
+    private func reschedule() throws(SensorError) {
+        let decided = state.withLock { state -> (Int, Int, Duration, @Sendable () -> Void, EventLoop.Registration?)? in
+            guard state.running, let tick = state.tick else { return nil }
+            state.timerTicket += 1
+            defer { state.timer = nil }
+            return (state.generation, state.timerTicket, state.interval, tick, state.timer)
+        }
+        guard let (generation, ticket, interval, tick, old) = decided else { return }
+        old?.cancel()
+        let timer = try eventLoop.schedule(every: interval, handler: tick)
+        let keep = state.withLock { state in
+            guard state.generation == generation, state.running, state.timerTicket == ticket else { return false }
+            state.timer = timer
+            return true
+        }
+        if !keep { timer.cancel() }
+    }
+
+    /// Stops the timer.
     func stop() {
-        let registrations = state.withLock { state in
+        let timer = state.withLock { state in
             state.generation += 1
             state.running = false
             defer {
+                state.tick = nil
                 state.timer = nil
-                state.extra = []
             }
-            return (state.timer.map { [$0] } ?? []) + state.extra
+            return state.timer
         }
-        for registration in registrations { registration.cancel() }
+        timer?.cancel()
     }
 
     /// Reads now and publishes the result if it differs from the current reading.

@@ -10,13 +10,15 @@ extension PolledMonitor where Value == CPUUsage {
     ///
     /// - Parameters:
     ///   - root: The procfs root, `/proc` unless reading a fake or captured tree.
-    ///   - interval: The sampling interval (default 1 s).
+    ///   - updateInterval: The sampling interval (default 1 s).
     ///   - eventLoop: The loop that runs the timer.
-    public convenience init(root: String = "/proc", interval: Duration = .seconds(1), eventLoop: EventLoop = .shared) {
+    public convenience init(
+        root: String = "/proc", updateInterval: Duration = .seconds(1), eventLoop: EventLoop = .shared
+    ) {
         let path = root + "/stat"
         let previous = Mutex<[CPUTimes]?>(nil)
         self.init(
-            name: "CPU", interval: interval, eventLoop: eventLoop,
+            name: "CPU", updateInterval: updateInterval, eventLoop: eventLoop,
             availability: { Availability.procfs(path, what: "CPU statistics") },
             onStart: { previous.withLock { $0 = nil } },  // a restart measures from its own first sample
             read: { () throws(SensorError) in

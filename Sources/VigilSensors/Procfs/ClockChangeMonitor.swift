@@ -12,6 +12,8 @@ public final class ClockChangeMonitor: Source {
     private struct State {
         var timer: FileDescriptor?
         var registration: EventLoop.Registration?
+        /// The last change published, for ``latest``.
+        var latest: ClockChange?
     }
 
     /// How far ahead the timer is armed; it never fires in practice, and re-arms if it does.
@@ -76,6 +78,12 @@ public final class ClockChangeMonitor: Source {
         timer?.close()
     }
 
+    /// The last change published; `nil` before the first. Kept across stop and start.
+    public var latest: ClockChange? { state.withLock { $0.latest } }
+
+    /// Does nothing: a clock change is an event the kernel reports when it happens, and there is no state to re-read.
+    public func refresh() {}
+
     /// Reads the timer: `ECANCELED` means the clock was set; an expiry (in a century) just re-arms.
     private func timerReady(_ fd: Int32) {
         var expirations: UInt64 = 0
@@ -83,7 +91,10 @@ public final class ClockChangeMonitor: Source {
         let error = count < 0 ? Errno.current : nil
         if error == .wouldBlock || error == .interrupted { return }
         try? Self.arm(fd)
-        if error == .canceled { readings.publish(ClockChange(secondsSinceEpoch: Self.now())) }
+        guard error == .canceled else { return }
+        let change = ClockChange(secondsSinceEpoch: Self.now())
+        state.withLock { $0.latest = change }
+        readings.publish(change)
     }
 
     /// Creates the realtime timer and arms it with cancel-on-set. Wraps `timerfd_create(2)`.

@@ -7,7 +7,7 @@ import Vigil
 /// re-reading it from offset 0 on each wake-up. The kernel may refuse the trigger (`EINVAL` on kernels or cgroup
 /// setups without trigger support, `EACCES`/`EPERM` without privileges for short windows), the event loop may refuse
 /// the file, or the file may not be procfs at all (a fake tree); then the monitor polls the averages instead and
-/// says why in the reading's ``PressureStall/mode``. It polls every `pollInterval` in both modes, since nothing
+/// says why in the reading's ``PressureStall/mode``. It polls every ``updateInterval`` in both modes, since nothing
 /// notifies when pressure falls again.
 ///
 /// Readings are a `BehaviorSubject` holding the latest ``SensorReading`` of a ``PressureStall`` (percentages of
@@ -53,11 +53,11 @@ public final class MemoryPressureMonitor: Source {
     /// - Parameters:
     ///   - root: The procfs root, `/proc` unless reading a fake or captured tree.
     ///   - trigger: The PSI trigger to register; `nil` to poll only.
-    ///   - pollInterval: How often the averages are re-read (default 5 s).
+    ///   - updateInterval: How often the averages are re-read (default 5 s); below 1 ms it is raised to 1 ms.
     ///   - thresholds: The avg10 percentages of the warning and critical levels.
     ///   - eventLoop: The loop that watches the trigger and runs the timer.
     public init(
-        root: String = "/proc", trigger: Trigger? = Trigger(), pollInterval: Duration = .seconds(5),
+        root: String = "/proc", trigger: Trigger? = Trigger(), updateInterval: Duration = .seconds(5),
         thresholds: PressureStall.Thresholds = .init(), eventLoop: EventLoop = .shared
     ) {
         let path = root + "/pressure/memory"
@@ -66,7 +66,7 @@ public final class MemoryPressureMonitor: Source {
         self.eventLoop = eventLoop
         let mode = self.mode
         let open = self.open
-        driver = PollingDriver(interval: pollInterval, eventLoop: eventLoop) { () throws(SensorError) in
+        driver = PollingDriver(interval: updateInterval, eventLoop: eventLoop) { () throws(SensorError) in
             let text: String
             if let attribute = open.value {
                 text = try attribute.readText()
@@ -120,6 +120,14 @@ public final class MemoryPressureMonitor: Source {
 
     /// Re-reads the averages now.
     public func refresh() { driver.refresh() }
+
+    /// How often the averages are re-read, with or without a trigger; never `nil`.
+    public var updateInterval: Duration? { driver.interval }
+
+    /// Changes how often the averages are re-read; a running monitor reschedules its timer at once.
+    ///
+    /// - Throws: ``SensorError/invalidArgument(name:value:reason:)`` for an interval below 1 ms.
+    public func setUpdateInterval(_ interval: Duration) throws(SensorError) { try driver.setInterval(interval) }
 
     /// Writes the trigger and registers for `POLLPRI`, or says why polling is used instead.
     private func armTrigger() -> (OpenAttribute?, EventLoop.Registration?, PressureStall.Mode) {

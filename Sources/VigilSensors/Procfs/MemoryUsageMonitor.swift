@@ -6,12 +6,14 @@ extension PolledMonitor where Value == MemoryUsage {
     ///
     /// - Parameters:
     ///   - root: The procfs root, `/proc` unless reading a fake or captured tree.
-    ///   - interval: How often `meminfo` is read (default 2 s).
+    ///   - updateInterval: How often `meminfo` is read (default 2 s).
     ///   - eventLoop: The loop that runs the timer.
-    public convenience init(root: String = "/proc", interval: Duration = .seconds(2), eventLoop: EventLoop = .shared) {
+    public convenience init(
+        root: String = "/proc", updateInterval: Duration = .seconds(2), eventLoop: EventLoop = .shared
+    ) {
         let path = root + "/meminfo"
         self.init(
-            name: "Memory", interval: interval, eventLoop: eventLoop,
+            name: "Memory", updateInterval: updateInterval, eventLoop: eventLoop,
             availability: { Availability.procfs(path, what: "memory statistics") },
             read: { () throws(SensorError) in
                 try MemoryUsage.parse(try SysfsFile.readText(path, limit: SysfsFile.procfsLimit), path: path)

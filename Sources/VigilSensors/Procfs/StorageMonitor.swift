@@ -6,13 +6,13 @@ extension PolledMonitor where Value == StorageReading {
     ///
     /// - Parameters:
     ///   - mountPoints: The paths to report (default `/`); each is asked about with `statvfs(3)`.
-    ///   - interval: How often they are read (default 10 s).
+    ///   - updateInterval: How often they are read (default 10 s).
     ///   - eventLoop: The loop that runs the timer.
     public convenience init(
-        mountPoints: [String] = ["/"], interval: Duration = .seconds(10), eventLoop: EventLoop = .shared
+        mountPoints: [String] = ["/"], updateInterval: Duration = .seconds(10), eventLoop: EventLoop = .shared
     ) {
         self.init(
-            name: "Storage", interval: interval, eventLoop: eventLoop,
+            name: "Storage", updateInterval: updateInterval, eventLoop: eventLoop,
             availability: {
                 for mountPoint in mountPoints {
                     do {

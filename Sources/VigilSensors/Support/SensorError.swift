@@ -30,6 +30,9 @@ public enum SensorError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The file holds more than `limit` bytes, more than such a file ever holds; it is not parsed at all rather than
     /// parsed truncated.
     case fileTooLarge(path: String, limit: Int)
+    /// A value given to the library is not acceptable: `name` is the parameter or property, `value` what was given,
+    /// `reason` what is wrong (for example an update interval of zero, or one for a source that does not poll).
+    case invalidArgument(name: String, value: String, reason: String)
 
     public var description: String {
         switch self {
@@ -57,6 +60,8 @@ public enum SensorError: Error, Hashable, Sendable, CustomStringConvertible {
             return "\(path) is a \(found), not \(expected)"
         case .fileTooLarge(let path, let limit):
             return "\(path) holds more than \(limit) bytes, more than such a file ever holds; it was not parsed"
+        case .invalidArgument(let name, let value, let reason):
+            return "\(name) = \(value) is not accepted: \(reason)"
         }
     }
 

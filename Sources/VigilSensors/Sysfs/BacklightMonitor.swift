@@ -4,7 +4,7 @@ import Vigil
 ///
 /// The kernel calls `sysfs_notify` on `actual_brightness` when the brightness changes (hotkeys, firmware, another
 /// program), so the monitor watches it for `POLLPRI` and re-reads it from offset 0, with a safety-net re-read every
-/// `pollInterval`; where watching is impossible (a fake tree) it polls every `pollInterval`. `change` uevents for the device (optional `changes`) trigger a re-read too.
+/// ``updateInterval``; where watching is impossible (a fake tree) it polls every ``updateInterval``. `change` uevents for the device (optional `changes`) trigger a re-read too.
 /// Readings are a `BehaviorSubject` holding the latest ``SensorReading`` of a ``Backlight``, published on the
 /// event-loop thread (or the thread delivering `changes`), never under a lock, and only when something changed.
 public final class BacklightMonitor: Source {
@@ -21,12 +21,12 @@ public final class BacklightMonitor: Source {
     /// - Parameters:
     ///   - device: The backlight name; `nil` for the first one under `<root>/class/backlight`.
     ///   - root: The sysfs root.
-    ///   - pollInterval: The safety-net re-read interval, and the polling interval when `actual_brightness` cannot be
+    ///   - updateInterval: The safety-net re-read interval, and the polling interval when `actual_brightness` cannot be
     ///     watched.
     ///   - changes: Properties of `backlight` uevents; any event re-reads the backlight. `nil` for none.
     ///   - eventLoop: The loop that watches the attribute.
     public init(
-        device: String? = nil, root: String = "/sys", pollInterval: Duration = .seconds(1),
+        device: String? = nil, root: String = "/sys", updateInterval: Duration = .seconds(1),
         changes: (any ObservableType<[String: String]>)? = nil, eventLoop: EventLoop = .shared
     ) {
         let classPath = SysfsClass.path(root: root, className: "backlight")
@@ -36,7 +36,7 @@ public final class BacklightMonitor: Source {
         self.device = name
         self.changes = changes
         watch = AttributeWatch(
-            path: directory + "/actual_brightness", strategy: .automatic(pollInterval: pollInterval),
+            path: directory + "/actual_brightness", strategy: .automatic, updateInterval: updateInterval,
             eventLoop: eventLoop
         ) { (open) throws(SensorError) in
             var texts = try SysfsFile.readAttributes(in: directory, names: ["brightness", "max_brightness"])
@@ -86,6 +86,14 @@ public final class BacklightMonitor: Source {
 
     /// Re-reads the backlight now.
     public func refresh() { watch.driver.refresh() }
+
+    /// The safety-net re-read interval while watched, the polling interval otherwise; never `nil`.
+    public var updateInterval: Duration? { watch.driver.interval }
+
+    /// Changes the re-read interval; a running monitor reschedules its timer at once.
+    ///
+    /// - Throws: ``SensorError/invalidArgument(name:value:reason:)`` for an interval below 1 ms.
+    public func setUpdateInterval(_ interval: Duration) throws(SensorError) { try watch.driver.setInterval(interval) }
 
     /// Sets the brightness, in driver steps 0...`maximumBrightness`, by writing the `brightness` attribute.
     ///

@@ -6,11 +6,13 @@ extension PolledMonitor where Value == HwmonReading {
     ///
     /// - Parameters:
     ///   - root: The sysfs root, `/sys` unless reading a fake or captured tree.
-    ///   - interval: How often the chips are read (default 5 s).
+    ///   - updateInterval: How often the chips are read (default 5 s).
     ///   - eventLoop: The loop that runs the timer.
-    public convenience init(root: String = "/sys", interval: Duration = .seconds(5), eventLoop: EventLoop = .shared) {
+    public convenience init(
+        root: String = "/sys", updateInterval: Duration = .seconds(5), eventLoop: EventLoop = .shared
+    ) {
         self.init(
-            name: "Hardware monitors", interval: interval, eventLoop: eventLoop,
+            name: "Hardware monitors", updateInterval: updateInterval, eventLoop: eventLoop,
             availability: {
                 SysfsClass.availability(root: root, className: "hwmon", noun: "hardware-monitoring chips")
             },

@@ -9,7 +9,7 @@ import Vigil
 ///   `add` or `remove` event, or a snapshot with a value that does not parse (a note) or that lacks
 ///   `POWER_SUPPLY_TYPE` (older kernels), re-reads the whole class directory. Pass a ``DeviceMonitor``'s events
 ///   filtered to the `power_supply` subsystem, or any observable for tests and captures.
-/// - **Polling** every `pollInterval` (default 30 s), the fallback when no uevents arrive.
+/// - **Polling** every ``updateInterval`` (default 30 s), the fallback when no uevents arrive.
 /// - **Settling**: when an external supply goes on- or offline, the supplies are re-read every second for
 ///   `settleCount` seconds, because batteries do not always announce the switch between charging and discharging.
 ///
@@ -38,19 +38,19 @@ public final class PowerSupplyMonitor: Source {
     ///
     /// - Parameters:
     ///   - root: The sysfs root.
-    ///   - pollInterval: How often every supply is re-read (default 30 s).
+    ///   - updateInterval: How often every supply is re-read (default 30 s); below 1 ms it is raised to 1 ms.
     ///   - settleCount: One-second re-reads after an external supply changes (default 5).
     ///   - changes: Properties of `power_supply` uevents, each with `ACTION`; `nil` to rely on polling.
     ///   - eventLoop: The loop that runs the timers.
     public init(
-        root: String = "/sys", pollInterval: Duration = .seconds(30), settleCount: Int = 5,
+        root: String = "/sys", updateInterval: Duration = .seconds(30), settleCount: Int = 5,
         changes: (any ObservableType<[String: String]>)? = nil, eventLoop: EventLoop = .shared
     ) {
         self.root = root
         self.settleCount = max(0, settleCount)
         self.changes = changes
         self.eventLoop = eventLoop
-        driver = PollingDriver(interval: pollInterval, eventLoop: eventLoop) { () throws(SensorError) in
+        driver = PollingDriver(interval: updateInterval, eventLoop: eventLoop) { () throws(SensorError) in
             try PowerSupplyReading.read(root: root)
         }
     }
@@ -58,8 +58,13 @@ public final class PowerSupplyMonitor: Source {
     deinit { stopMonitoring() }
 
     public var name: String { "Power supply" }
-    /// How often every supply is re-read without uevents.
-    public var pollInterval: Duration { driver.interval }
+    /// How often every supply is re-read without uevents; never `nil`.
+    public var updateInterval: Duration? { driver.interval }
+
+    /// Changes how often every supply is re-read; a running monitor reschedules its timer at once.
+    ///
+    /// - Throws: ``SensorError/invalidArgument(name:value:reason:)`` for an interval below 1 ms.
+    public func setUpdateInterval(_ interval: Duration) throws(SensorError) { try driver.setInterval(interval) }
     public var readings: BehaviorSubject<SensorReading<PowerSupplyReading>> { driver.readings }
     public var isMonitoring: Bool { driver.isRunning }
 

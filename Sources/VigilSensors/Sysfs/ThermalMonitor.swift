@@ -6,11 +6,13 @@ extension PolledMonitor where Value == ThermalReading {
     ///
     /// - Parameters:
     ///   - root: The sysfs root, `/sys` unless reading a fake or captured tree.
-    ///   - interval: How often the zones are read (default 5 s).
+    ///   - updateInterval: How often the zones are read (default 5 s).
     ///   - eventLoop: The loop that runs the timer.
-    public convenience init(root: String = "/sys", interval: Duration = .seconds(5), eventLoop: EventLoop = .shared) {
+    public convenience init(
+        root: String = "/sys", updateInterval: Duration = .seconds(5), eventLoop: EventLoop = .shared
+    ) {
         self.init(
-            name: "Thermal zones", interval: interval, eventLoop: eventLoop,
+            name: "Thermal zones", updateInterval: updateInterval, eventLoop: eventLoop,
             availability: {
                 SysfsClass.availability(
                     root: root, className: "thermal", noun: "thermal zones", include: { $0.hasPrefix("thermal_zone") })

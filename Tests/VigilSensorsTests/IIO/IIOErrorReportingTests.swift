@@ -9,7 +9,7 @@ import VigilSensors
         let tree = FakeIIOTree()
         let raw = "bus/iio/devices/iio:device0/in_proximity_raw"
         tree.addDevice(0, name: "prox", files: ["in_proximity_raw": "7\n"])
-        let monitor = ProximityMonitor(root: tree.root, mode: .polled(rate: 200))
+        let monitor = ProximityMonitor(root: tree.root, updateInterval: .milliseconds(5))
         let recorder = IIOReadingRecorder(monitor.readings)
         try monitor.startMonitoring()
         defer { monitor.stopMonitoring() }
@@ -48,7 +48,7 @@ import VigilSensors
     @Test func pressureThatIsNotPositiveIsUnavailableNotNaN() throws {
         let tree = FakeIIOTree()
         tree.addDevice(0, name: "bmp280", files: ["in_pressure_input": "-5\n"])
-        let monitor = BarometerMonitor(root: tree.root, mode: .polled(rate: 200))
+        let monitor = BarometerMonitor(root: tree.root, updateInterval: .milliseconds(5))
         let recorder = IIOReadingRecorder(monitor.readings)
         try monitor.startMonitoring()
         defer { monitor.stopMonitoring() }
@@ -66,7 +66,7 @@ import VigilSensors
                 "in_magn_x_raw": "1e308\n", "in_magn_y_raw": "1e308\n", "in_magn_z_raw": "0\n",
                 "in_magn_mount_matrix": "1, 1, 0; 0, 1, 0; 0, 0, 1\n",
             ])
-        let monitor = MagnetometerMonitor(root: tree.root, mode: .polled(rate: 200))
+        let monitor = MagnetometerMonitor(root: tree.root, updateInterval: .milliseconds(5))
         let recorder = IIOReadingRecorder(monitor.readings)
         try monitor.startMonitoring()
         defer { monitor.stopMonitoring() }

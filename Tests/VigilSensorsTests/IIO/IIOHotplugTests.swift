@@ -8,7 +8,7 @@ import VigilSensors
 ///
 /// The uevents are published by the test on its own thread, so each one has been handled when `publish` returns.
 @Suite(.timeLimit(.minutes(1))) struct IIOHotplugTests {
-    static let fast = IIOMode.polled(rate: 200)
+    static let fast = Duration.milliseconds(5)
 
     /// A kernel uevent for `iio:deviceN`, as a ``DeviceMonitor`` publishes it.
     static func uevent(_ action: Uevent.Action, _ id: String, subsystem: String = "iio") -> DeviceEvent {
@@ -120,7 +120,7 @@ import VigilSensors
     @Test func stopEndsHotplugAndWithoutItAMissingDeviceIsAnError() throws {
         let tree = FakeIIOTree()
         let changes = PublishSubject<DeviceEvent>()
-        let monitor = AmbientLightMonitor(root: tree.root, mode: Self.fast, changes: changes)
+        let monitor = AmbientLightMonitor(root: tree.root, updateInterval: Self.fast, changes: changes)
         try monitor.startMonitoring()
         monitor.stopMonitoring()
         #expect(!monitor.isMonitoring)
@@ -130,7 +130,7 @@ import VigilSensors
         #expect(monitor.device == nil)
         #expect(recorder.values.count == 1)
 
-        let plain = AmbientLightMonitor(root: FakeIIOTree().root, mode: Self.fast)
+        let plain = AmbientLightMonitor(root: FakeIIOTree().root, updateInterval: Self.fast)
         #expect(throws: SensorError.self) { try plain.startMonitoring() }
         #expect(!plain.isMonitoring)
     }
@@ -166,7 +166,7 @@ import VigilSensors
         Self.addLight(tree, 0, lux: "1")
         Self.addLight(tree, 1, lux: "2")
         let changes = PublishSubject<DeviceEvent>()
-        let monitor = AmbientLightMonitor(root: tree.root, mode: Self.fast, changes: changes)
+        let monitor = AmbientLightMonitor(root: tree.root, updateInterval: Self.fast, changes: changes)
         DispatchQueue.concurrentPerform(iterations: 3) { worker in
             for round in 0..<200 {
                 switch worker {
@@ -200,7 +200,7 @@ final class HotplugLight {
 
     init(_ lights: [String]) throws {
         for (number, lux) in lights.enumerated() { IIOHotplugTests.addLight(tree, number, lux: lux) }
-        monitor = AmbientLightMonitor(root: tree.root, mode: IIOHotplugTests.fast, changes: changes)
+        monitor = AmbientLightMonitor(root: tree.root, updateInterval: IIOHotplugTests.fast, changes: changes)
         recorder = IIOReadingRecorder(monitor.readings)
         try monitor.startMonitoring()
     }

@@ -3,7 +3,7 @@ import Vigil
 import VigilSensors
 
 @Suite(.timeLimit(.minutes(1))) struct IIOPolledMonitorTests {
-    static let fast = IIOMode.polled(rate: 200)
+    static let fast = Duration.milliseconds(5)
 
     @Test func accelerometerAppliesSharedScaleAndMountMatrix() throws {
         let tree = FakeIIOTree()
@@ -14,7 +14,7 @@ import VigilSensors
                 "in_accel_x_raw": "100\n", "in_accel_y_raw": "-200\n", "in_accel_z_raw": "1000\n",
                 "in_accel_scale": "0.01\n", "in_accel_mount_matrix": "0, 1, 0; -1, 0, 0; 0, 0, 1\n",
             ])
-        let monitor = AccelerometerMonitor(root: tree.root, mode: Self.fast)
+        let monitor = AccelerometerMonitor(root: tree.root, updateInterval: Self.fast)
         #expect(monitor.availability == .available)
         let recorder = IIOReadingRecorder(monitor.readings)
         try monitor.startMonitoring()
@@ -35,7 +35,7 @@ import VigilSensors
                 "in_anglvel_x_scale": "0.5\n", "in_anglvel_y_scale": "0.25\n", "in_anglvel_z_scale": "0.125\n",
                 "in_anglvel_offset": "2\n",
             ])
-        let monitor = GyroscopeMonitor(root: tree.root, mode: Self.fast)
+        let monitor = GyroscopeMonitor(root: tree.root, updateInterval: Self.fast)
         let recorder = IIOReadingRecorder(monitor.readings)
         try monitor.startMonitoring()
         defer { monitor.stopMonitoring() }
@@ -50,7 +50,7 @@ import VigilSensors
             files: [
                 "in_magn_x_raw": "100\n", "in_magn_y_raw": "-50\n", "in_magn_z_raw": "0\n", "in_magn_scale": "0.003\n",
             ])
-        let monitor = MagnetometerMonitor(root: tree.root, mode: Self.fast)
+        let monitor = MagnetometerMonitor(root: tree.root, updateInterval: Self.fast)
         let recorder = IIOReadingRecorder(monitor.readings)
         try monitor.startMonitoring()
         defer { monitor.stopMonitoring() }
@@ -62,7 +62,7 @@ import VigilSensors
     @Test func ambientLightReadsInputAsIs() throws {
         let tree = FakeIIOTree()
         tree.addDevice(0, name: "acpi-als", files: ["in_illuminance_input": "321.5\n", "in_illuminance_scale": "9\n"])
-        let monitor = AmbientLightMonitor(root: tree.root, mode: Self.fast)
+        let monitor = AmbientLightMonitor(root: tree.root, updateInterval: Self.fast)
         let recorder = IIOReadingRecorder(monitor.readings)
         try monitor.startMonitoring()
         defer { monitor.stopMonitoring() }
@@ -74,7 +74,7 @@ import VigilSensors
         tree.addDevice(
             0, name: "tsl2563",
             files: ["in_illuminance0_raw": "120\n", "in_illuminance0_offset": "-20\n", "in_illuminance_scale": "2.5\n"])
-        let monitor = AmbientLightMonitor(root: tree.root, mode: Self.fast)
+        let monitor = AmbientLightMonitor(root: tree.root, updateInterval: Self.fast)
         let recorder = IIOReadingRecorder(monitor.readings)
         try monitor.startMonitoring()
         defer { monitor.stopMonitoring() }
@@ -85,7 +85,7 @@ import VigilSensors
         let tree = FakeIIOTree()
         tree.addDevice(0, name: "vcnl4000", files: ["in_proximity_raw": "10\n"])
         let monitor = ProximityMonitor(
-            kind: ProximitySensor(threshold: 100, hysteresis: 20), root: tree.root, mode: Self.fast)
+            kind: ProximitySensor(threshold: 100, hysteresis: 20), root: tree.root, updateInterval: Self.fast)
         let recorder = IIOReadingRecorder(monitor.readings)
         try monitor.startMonitoring()
         defer { monitor.stopMonitoring() }
@@ -102,13 +102,13 @@ import VigilSensors
     @Test func proximityUsesTheDevicesNearLevelOrReportsNoThreshold() throws {
         let tree = FakeIIOTree()
         tree.addDevice(0, name: "prox", files: ["in_proximity0_raw": "300\n", "in_proximity_nearlevel": "250\n"])
-        let withLevel = ProximityMonitor(root: tree.root, mode: Self.fast)
+        let withLevel = ProximityMonitor(root: tree.root, updateInterval: Self.fast)
         let recorder = IIOReadingRecorder(withLevel.readings)
         try withLevel.startMonitoring()
         #expect(recorder.first { $0.value != nil }?.value?.isNear == true)
         withLevel.stopMonitoring()
         tree.remove("bus/iio/devices/iio:device0/in_proximity_nearlevel")
-        let without = ProximityMonitor(root: tree.root, mode: Self.fast)
+        let without = ProximityMonitor(root: tree.root, updateInterval: Self.fast)
         let second = IIOReadingRecorder(without.readings)
         try without.startMonitoring()
         defer { without.stopMonitoring() }
@@ -119,7 +119,7 @@ import VigilSensors
     @Test func pressureGivesAltitudeAndRelativeAltitude() throws {
         let tree = FakeIIOTree()
         tree.addDevice(0, name: "bmp280", files: ["in_pressure_input": "101.325\n"])
-        let monitor = BarometerMonitor(root: tree.root, mode: Self.fast)
+        let monitor = BarometerMonitor(root: tree.root, updateInterval: Self.fast)
         let recorder = IIOReadingRecorder(monitor.readings)
         try monitor.startMonitoring()
         defer { monitor.stopMonitoring() }
@@ -135,7 +135,7 @@ import VigilSensors
         let tree = FakeIIOTree()
         tree.addDevice(0, name: "bmp280", files: ["in_pressure_raw": "25000\n", "in_pressure_scale": "0.004\n"])
         let monitor = BarometerMonitor(
-            kind: Barometer(referencePressure: 100), root: tree.root, mode: Self.fast)
+            kind: Barometer(referencePressure: 100), root: tree.root, updateInterval: Self.fast)
         let recorder = IIOReadingRecorder(monitor.readings)
         try monitor.startMonitoring()
         defer { monitor.stopMonitoring() }
@@ -153,31 +153,55 @@ import VigilSensors
                 "in_illuminance_input": "1\n", "sampling_frequency": "0\n",
                 "sampling_frequency_available": "12.5 25 50\n",
             ])
-        let monitor = AmbientLightMonitor(root: tree.root, mode: .polled(rate: 20))
+        let monitor = AmbientLightMonitor(root: tree.root, updateInterval: .milliseconds(50))
         try monitor.startMonitoring()
         #expect(tree.read("\(device)/sampling_frequency") == "25")
         monitor.stopMonitoring()
         #expect(tree.read("\(device)/sampling_frequency") == "25")
         tree.write("\(device)/sampling_frequency", "12.5\n")
-        let fast = AmbientLightMonitor(root: tree.root, mode: .polled(rate: 100))
+        let fast = AmbientLightMonitor(root: tree.root, updateInterval: .milliseconds(10))
         try fast.startMonitoring()
         #expect(tree.read("\(device)/sampling_frequency") == "50")
         fast.stopMonitoring()
         #expect(tree.read("\(device)/sampling_frequency") == "12.5")
     }
 
-    @Test func rejectsAZeroRate() {
+    @Test func aZeroIntervalIsRaisedAtConstructionAndRefusedWhenSet() throws {
         let tree = FakeIIOTree()
         tree.addDevice(0, name: "als", files: ["in_illuminance_input": "1\n", "sampling_frequency": "10\n"])
-        let monitor = AmbientLightMonitor(root: tree.root, mode: .polled(rate: 0))
-        #expect(throws: SensorError.self) { try monitor.startMonitoring() }
-        #expect(!monitor.isMonitoring)
+        let monitor = AmbientLightMonitor(root: tree.root, updateInterval: .zero)
+        #expect(monitor.updateInterval == .milliseconds(1))
+        try monitor.startMonitoring()
+        defer { monitor.stopMonitoring() }
+        #expect(throws: SensorError.self) { try monitor.setUpdateInterval(.zero) }
+        #expect(throws: SensorError.self) { try monitor.setUpdateInterval(.milliseconds(-5)) }
+        #expect(monitor.updateInterval == .milliseconds(1))
+    }
+
+    @Test func aBufferedMonitorHasNoUpdateIntervalAndRefusesOne() {
+        let monitor = AmbientLightMonitor(root: FakeIIOTree().root, mode: .buffered())
+        #expect(monitor.updateInterval == nil)
+        #expect(throws: SensorError.self) { try monitor.setUpdateInterval(.seconds(1)) }
+    }
+
+    @Test func theIntervalChangesWhileRunning() async throws {
+        let tree = FakeIIOTree()
+        tree.addDevice(0, name: "als", files: ["in_illuminance_input": "1\n"])
+        let monitor = AmbientLightMonitor(root: tree.root, updateInterval: .seconds(3600))
+        try monitor.startMonitoring()
+        defer { monitor.stopMonitoring() }
+        monitor.refresh()  // the first tick is an hour away
+        #expect(monitor.latest?.value?.lux == 1)
+        try monitor.setUpdateInterval(.milliseconds(5))
+        #expect(monitor.updateInterval == .milliseconds(5))
+        tree.write("bus/iio/devices/iio:device0/in_illuminance_input", "2\n")
+        #expect(await eventually(within: 5) { monitor.latest?.value?.lux == 2 }, "the hourly timer was not replaced")
     }
 
     @Test func zeroScaleFailsToStartWithAClearError() {
         let tree = FakeIIOTree()
         tree.addDevice(0, name: "als", files: ["in_illuminance_raw": "5\n", "in_illuminance_scale": "0.000\n"])
-        let monitor = AmbientLightMonitor(root: tree.root, mode: Self.fast)
+        let monitor = AmbientLightMonitor(root: tree.root, updateInterval: Self.fast)
         #expect {
             try monitor.startMonitoring()
         } throws: { error in
@@ -191,7 +215,7 @@ import VigilSensors
         let tree = FakeIIOTree()
         let raw = "bus/iio/devices/iio:device0/in_proximity_raw"
         tree.addDevice(0, name: "prox", files: ["in_proximity_raw": "7\n"])
-        let monitor = ProximityMonitor(root: tree.root, mode: Self.fast)
+        let monitor = ProximityMonitor(root: tree.root, updateInterval: Self.fast)
         let recorder = IIOReadingRecorder(monitor.readings)
         try monitor.startMonitoring()
         defer { monitor.stopMonitoring() }
@@ -248,7 +272,7 @@ extension IIOPolledMonitorTests {
     @Test func publishesOnlyWhenAPolledValueChanges() throws {
         let tree = FakeIIOTree()
         tree.addDevice(0, name: "als", files: ["in_illuminance_input": "5\n"])
-        let monitor = AmbientLightMonitor(root: tree.root, mode: Self.fast)
+        let monitor = AmbientLightMonitor(root: tree.root, updateInterval: Self.fast)
         let recorder = IIOReadingRecorder(monitor.readings)
         try monitor.startMonitoring()
         defer { monitor.stopMonitoring() }

@@ -12,7 +12,7 @@ import VigilSensors
                 "in_accel_x_raw": "0\n", "in_accel_y_raw": "0\n", "in_accel_z_raw": "1000\n",
                 "in_accel_scale": "0.0098\n",
             ])
-        let monitor = OrientationMonitor(root: tree.root, mode: .polled(rate: 200))
+        let monitor = OrientationMonitor(root: tree.root, updateInterval: .milliseconds(5))
         #expect(monitor.availability == .available)
         let recorder = IIOReadingRecorder(monitor.readings)
         let accelerations = IIOReadingRecorder(monitor.accelerometer.readings)

@@ -224,5 +224,11 @@ extension InotifyKernelTests {
                 FileSystemMonitor(path: directory, recursive: true)
             }
         }
+
+        @Test func startIsPromptAndAReleasedRunningMonitorFreesItsDescriptors() throws {
+            try SourceLifecycleLeakTests.checkReleaseWhileRunning(name: "files") { directory in
+                FileSystemMonitor(path: directory, recursive: true)
+            }
+        }
     }
 }

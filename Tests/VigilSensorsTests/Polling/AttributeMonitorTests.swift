@@ -8,11 +8,11 @@ import VigilSensors
         tree.write("class/leds/input3::capslock/brightness", "0\n")
         let monitor = AttributeMonitor(
             name: "Caps Lock", integerAt: tree.root + "/class/leds/input3::capslock/brightness",
-            strategy: .automatic(pollInterval: .milliseconds(50)))
+            strategy: .automatic, updateInterval: .milliseconds(50))
         #expect(monitor.mode == nil)
         try monitor.startMonitoring()
         defer { monitor.stopMonitoring() }
-        #expect(monitor.mode == .polling(.milliseconds(50)))
+        #expect(monitor.mode == .polling)
         #expect(monitor.readings.value == .value(0))
         tree.write("class/leds/input3::capslock/brightness", "1\n")
         #expect(firstReading(of: monitor.readings) { $0 == .value(1) } != nil)
@@ -22,7 +22,8 @@ import VigilSensors
         let tree = FakeSysfsTree()
         tree.write("attr", "12\n")
         let path = tree.root + "/attr"
-        let monitor = AttributeMonitor(name: "attr", integerAt: path, strategy: .polling(.seconds(3600)))
+        let monitor = AttributeMonitor(
+            name: "attr", integerAt: path, strategy: .polling, updateInterval: .seconds(3600))
         try monitor.startMonitoring()
         defer { monitor.stopMonitoring() }
         tree.write("attr", "twelve\n")
@@ -67,10 +68,10 @@ import VigilSensors
 
     @Test func pollingStrategyIsHonouredOnSysfsToo() throws {
         let monitor = AttributeMonitor(
-            name: "lo mtu", integerAt: "/sys/class/net/lo/mtu", strategy: .polling(.seconds(3600)))
+            name: "lo mtu", integerAt: "/sys/class/net/lo/mtu", strategy: .polling, updateInterval: .seconds(3600))
         try monitor.startMonitoring()
         defer { monitor.stopMonitoring() }
-        #expect(monitor.mode == .polling(.seconds(3600)))
+        #expect(monitor.mode == .polling)
         #expect(monitor.readings.value.value ?? 0 > 0)
     }
 }

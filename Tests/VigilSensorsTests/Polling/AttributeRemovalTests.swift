@@ -26,7 +26,7 @@ import VigilSensors
         defer { loop.shutdown() }
         let path = "/sys/class/net/\(name)/tx_queue_len"
         let monitor = AttributeMonitor(
-            name: "veth queue", integerAt: path, strategy: .automatic(pollInterval: .seconds(1)), eventLoop: loop)
+            name: "veth queue", integerAt: path, strategy: .automatic, updateInterval: .seconds(1), eventLoop: loop)
         try monitor.startMonitoring()
         defer { monitor.stopMonitoring() }
         #expect(monitor.mode == .notifications)
@@ -36,7 +36,7 @@ import VigilSensors
         let gone = firstReading(of: monitor.readings) { if case .unavailable = $0 { true } else { false } }
         #expect(gone != nil, "the removal was never reported")
         // The mode changes right after the unavailable reading is published, on the loop thread.
-        let switched = await eventually(within: 5) { monitor.mode == .polling(.seconds(1)) }
+        let switched = await eventually(within: 5) { monitor.mode == .polling }
         #expect(switched, "still \(String(describing: monitor.mode))")
         let before = IdleCostTests.loopCPUSeconds(loop)
         usleepSeconds(1)

@@ -15,7 +15,7 @@ import VigilSensors
     @Test func refreshPublishesTheNewValue() throws {
         let tree = FakeSysfsTree()
         Self.zone(tree, temp: "45000")
-        let monitor = ThermalMonitor(root: tree.root, interval: .seconds(3600))
+        let monitor = ThermalMonitor(root: tree.root, updateInterval: .seconds(3600))
         #expect(monitor.availability == .available)
         try monitor.startMonitoring()
         defer { monitor.stopMonitoring() }
@@ -28,7 +28,7 @@ import VigilSensors
     @Test func pollingPicksUpChangesAtTheInterval() throws {
         let tree = FakeSysfsTree()
         Self.zone(tree, temp: "45000")
-        let monitor = ThermalMonitor(root: tree.root, interval: .milliseconds(50))
+        let monitor = ThermalMonitor(root: tree.root, updateInterval: .milliseconds(50))
         try monitor.startMonitoring()
         defer { monitor.stopMonitoring() }
         tree.write("class/thermal/thermal_zone0/temp", "61500\n")
@@ -39,7 +39,7 @@ import VigilSensors
     @Test func malformedValueIsNotedAndRecovers() throws {
         let tree = FakeSysfsTree()
         Self.zone(tree, temp: "45000")
-        let monitor = ThermalMonitor(root: tree.root, interval: .seconds(3600))
+        let monitor = ThermalMonitor(root: tree.root, updateInterval: .seconds(3600))
         try monitor.startMonitoring()
         defer { monitor.stopMonitoring() }
         tree.write("class/thermal/thermal_zone0/temp", "hot\n")
@@ -57,7 +57,7 @@ import VigilSensors
         let tree = FakeSysfsTree()
         Self.zone(tree, temp: "45000")
         tree.device("class/thermal/thermal_zone1", ["type": "x86_pkg_temp", "temp": "52000"])
-        let monitor = ThermalMonitor(root: tree.root, interval: .seconds(3600))
+        let monitor = ThermalMonitor(root: tree.root, updateInterval: .seconds(3600))
         try monitor.startMonitoring()
         defer { monitor.stopMonitoring() }
         #expect(monitor.readings.value.value?.zones.count == 2)
@@ -69,7 +69,7 @@ import VigilSensors
     @Test func stoppedMonitorPublishesNothing() throws {
         let tree = FakeSysfsTree()
         Self.zone(tree, temp: "45000")
-        let monitor = ThermalMonitor(root: tree.root, interval: .milliseconds(20))
+        let monitor = ThermalMonitor(root: tree.root, updateInterval: .milliseconds(20))
         try monitor.startMonitoring()
         #expect(monitor.isMonitoring)
         monitor.stopMonitoring()
@@ -99,7 +99,7 @@ import VigilSensors
     @Test func hwmonMonitorReadsChips() throws {
         let tree = FakeSysfsTree()
         tree.device("class/hwmon/hwmon0", ["name": "k10temp", "temp1_input": "43125", "temp1_label": "Tctl"])
-        let monitor = HwmonMonitor(root: tree.root, interval: .seconds(3600))
+        let monitor = HwmonMonitor(root: tree.root, updateInterval: .seconds(3600))
         try monitor.startMonitoring()
         defer { monitor.stopMonitoring() }
         #expect(monitor.readings.value.value?.chips.first?.temperatures.first?.value == 43.125)
@@ -118,7 +118,7 @@ func usleepSeconds(_ seconds: Double) {
     @Test func sameFailureAtEveryPollIsPublishedOnce() throws {
         let tree = FakeSysfsTree()
         tree.device("class/thermal/thermal_zone0", ["type": "acpitz", "temp": "45000"])
-        let monitor = ThermalMonitor(root: tree.root, interval: .milliseconds(5))
+        let monitor = ThermalMonitor(root: tree.root, updateInterval: .milliseconds(5))
         let count = Mutex(0)
         let subscription = monitor.readings.subscribe { reading in
             if case .unavailable = reading { count.withLock { $0 += 1 } }

@@ -1,6 +1,7 @@
 import Glibc
 import Testing
 import Vigil
+
 @testable import VigilSensors
 
 /// Serialized: one test counts the process's cancel-on-set timers exactly, so no other clock monitor may run meanwhile.
@@ -40,6 +41,10 @@ import Vigil
 
     @Test func startStopCyclesLeakNoDescriptorThreadOrObject() throws {
         try SourceLifecycleLeakTests.checkStartStopCycles(name: "clock") { _ in ClockChangeMonitor() }
+    }
+
+    @Test func startIsPromptAndAReleasedRunningMonitorFreesItsDescriptors() throws {
+        try SourceLifecycleLeakTests.checkReleaseWhileRunning(name: "clock") { _ in ClockChangeMonitor() }
     }
 
     @Test func eventDescribesTheTimeInUTC() {

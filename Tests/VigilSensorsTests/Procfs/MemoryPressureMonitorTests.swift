@@ -11,7 +11,7 @@ import VigilSensors
     @Test func fakeTreeIsPolledAndSaysWhy() throws {
         let tree = FakeSysfsTree()
         tree.write("pressure/memory", Self.calm)
-        let monitor = MemoryPressureMonitor(root: tree.root, pollInterval: .milliseconds(50))
+        let monitor = MemoryPressureMonitor(root: tree.root, updateInterval: .milliseconds(50))
         try monitor.startMonitoring()
         defer { monitor.stopMonitoring() }
         let calm = try #require(monitor.readings.value.value)
@@ -47,7 +47,7 @@ import VigilSensors
     }
 
     @Test func pollOnlyWhenNoTriggerIsRequested() throws {
-        let monitor = MemoryPressureMonitor(trigger: nil, pollInterval: .seconds(3600))
+        let monitor = MemoryPressureMonitor(trigger: nil, updateInterval: .seconds(3600))
         try monitor.startMonitoring()
         defer { monitor.stopMonitoring() }
         #expect(monitor.readings.value.value?.mode == .polling(reason: "no trigger requested"))
@@ -55,7 +55,7 @@ import VigilSensors
 
     @Test func missingPsiIsUnavailable() throws {
         let tree = FakeSysfsTree()
-        let monitor = MemoryPressureMonitor(root: tree.root, pollInterval: .seconds(3600))
+        let monitor = MemoryPressureMonitor(root: tree.root, updateInterval: .seconds(3600))
         guard case .unavailable(.kernelLacksInterface, let detail) = monitor.availability else {
             Issue.record("expected kernelLacksInterface, got \(monitor.availability)")
             return

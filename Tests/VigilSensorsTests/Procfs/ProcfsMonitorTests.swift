@@ -5,7 +5,7 @@ import VigilSensors
 
 @Suite(.timeLimit(.minutes(1))) struct ProcfsMonitorTests {
     @Test func cpuUsageFromTheRealProcStat() throws {
-        let monitor = CPUUsageMonitor(interval: .milliseconds(100))
+        let monitor = CPUUsageMonitor(updateInterval: .milliseconds(100))
         #expect(monitor.availability == .available)
         try monitor.startMonitoring()
         defer { monitor.stopMonitoring() }
@@ -41,7 +41,7 @@ import VigilSensors
     @Test func fakeProcRootIsRead() throws {
         let tree = FakeSysfsTree()
         tree.write("meminfo", "MemTotal: 1000 kB\nMemFree: 250 kB\nMemAvailable: 500 kB\n")
-        let monitor = MemoryUsageMonitor(root: tree.root, interval: .seconds(3600))
+        let monitor = MemoryUsageMonitor(root: tree.root, updateInterval: .seconds(3600))
         try monitor.startMonitoring()
         defer { monitor.stopMonitoring() }
         #expect(monitor.readings.value.value?.usedFraction == 0.5)
@@ -55,7 +55,7 @@ import VigilSensors
 extension ProcfsMonitorTests {
     @Test func cpuUsageIsMeasuredWithinOneRun() throws {
         let tree = FakeSysfsTree()
-        let monitor = CPUUsageMonitor(root: tree.root, interval: .seconds(3600))
+        let monitor = CPUUsageMonitor(root: tree.root, updateInterval: .seconds(3600))
         tree.write("stat", "cpu  0 0 0 100 0\ncpu0 0 0 0 100 0\n")
         try monitor.startMonitoring()
         #expect(monitor.readings.value == .pending)

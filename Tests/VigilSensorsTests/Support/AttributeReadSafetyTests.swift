@@ -103,7 +103,7 @@ import Vigil
         try #require(mkfifo(path, 0o600) == 0)
         let root = tree.root
         let outcome = Self.finishes(unblock: { Self.openAndClose(path) }) { () -> String in
-            let monitor = PowerSupplyMonitor(root: root, pollInterval: .seconds(3600))
+            let monitor = PowerSupplyMonitor(root: root, updateInterval: .seconds(3600))
             do {
                 try monitor.startMonitoring()
             } catch {

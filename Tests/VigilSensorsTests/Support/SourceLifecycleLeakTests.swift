@@ -13,10 +13,10 @@ import Vigil
 
     /// A fresh monitor of each kind, by name.
     static let makers: [(String, @Sendable (String) -> any Monitor)] = [
-        ("cpu", { _ in CPUUsageMonitor(interval: .milliseconds(20)) }),
-        ("memory", { _ in MemoryUsageMonitor(interval: .milliseconds(20)) }),
-        ("pressure", { _ in MemoryPressureMonitor(pollInterval: .milliseconds(20)) }),
-        ("storage", { _ in StorageMonitor(interval: .milliseconds(20)) }),
+        ("cpu", { _ in CPUUsageMonitor(updateInterval: .milliseconds(20)) }),
+        ("memory", { _ in MemoryUsageMonitor(updateInterval: .milliseconds(20)) }),
+        ("pressure", { _ in MemoryPressureMonitor(updateInterval: .milliseconds(20)) }),
+        ("storage", { _ in StorageMonitor(updateInterval: .milliseconds(20)) }),
         ("network", { _ in NetworkMonitor() }),
         ("devices", { _ in DeviceMonitor() }),
         (
@@ -27,7 +27,7 @@ import Vigil
                     tree.addDevice(0, name: "als", files: ["in_illuminance_input": "3\n"])
                 }
                 return AmbientLightMonitor(
-                    root: directory, mode: .polled(rate: 100), changes: PublishSubject<DeviceEvent>())
+                    root: directory, updateInterval: .milliseconds(10), changes: PublishSubject<DeviceEvent>())
             }
         ),
         (
@@ -68,6 +68,112 @@ import Vigil
         let threadGrowth = threadCount() - threadsBefore
         #expect(descriptorGrowth < cycles / 4, "\(name): \(descriptorGrowth) descriptors left open")
         #expect(threadGrowth < 8, "\(name): \(threadGrowth) more threads")
+    }
+
+    /// Every built-in source type, on a fake tree under the given directory or on this machine where that is
+    /// harmless (the network and device monitors only listen). The file-system and clock monitors run the same check
+    /// in their own serialized suites (``InotifyKernelTests`` and ``ClockChangeMonitorTests``).
+    static let everySource: [(String, @Sendable (String) -> any Source)] = [
+        ("cpu", { root in fakeProcfs(root).map { CPUUsageMonitor(root: $0, updateInterval: .milliseconds(20)) }! }),
+        (
+            "memory",
+            { root in fakeProcfs(root).map { MemoryUsageMonitor(root: $0, updateInterval: .milliseconds(20)) }! }
+        ),
+        (
+            "memory pressure",
+            { root in fakeProcfs(root).map { MemoryPressureMonitor(root: $0, updateInterval: .milliseconds(20)) }! }
+        ),
+        ("storage", { root in StorageMonitor(mountPoints: [root], updateInterval: .milliseconds(20)) }),
+        ("thermal", { root in ThermalMonitor(root: fakeSysfs(root), updateInterval: .milliseconds(20)) }),
+        ("hwmon", { root in HwmonMonitor(root: fakeSysfs(root), updateInterval: .milliseconds(20)) }),
+        ("power supply", { root in PowerSupplyMonitor(root: fakeSysfs(root), updateInterval: .milliseconds(20)) }),
+        ("backlight", { root in BacklightMonitor(root: fakeSysfs(root), updateInterval: .milliseconds(20)) }),
+        (
+            "attribute",
+            { root in
+                AttributeMonitor(
+                    name: "brightness", integerAt: fakeSysfs(root) + "/class/backlight/panel/brightness",
+                    updateInterval: .milliseconds(20))
+            }
+        ),
+        ("network", { _ in NetworkMonitor() }),
+        ("devices", { _ in DeviceMonitor() }),
+        (
+            "polled light with hot-plug",
+            { root in
+                AmbientLightMonitor(
+                    root: fakeIIO(root), updateInterval: .milliseconds(10), changes: PublishSubject<DeviceEvent>())
+            }
+        ),
+        ("barometer", { root in BarometerMonitor(root: fakeIIO(root), updateInterval: .milliseconds(10)) }),
+        ("buffered accelerometer", { root in AccelerometerMonitor(root: fakeIIO(root), mode: .buffered()) }),
+        ("orientation", { root in OrientationMonitor(root: fakeIIO(root), updateInterval: .milliseconds(10)) }),
+    ]
+
+    @Test(arguments: everySource.map(\.0))
+    func startIsPromptAndAReleasedRunningSourceFreesItsDescriptors(name: String) throws {
+        try Self.checkReleaseWhileRunning(name: name, make: Self.everySource.first { $0.0 == name }!.1)
+    }
+
+    /// Starts fresh sources and drops each while it runs: the start must return within 100 ms (the median of the
+    /// runs, so one scheduler hiccup on a shared machine does not fail it), and the released sources must leave no
+    /// descriptor and no object behind.
+    static func checkReleaseWhileRunning(name: String, make: (String) -> any Source) throws {
+        let directory = TemporaryDirectory("vigil-release")
+        defer { directory.remove() }
+        let warmUp = make(directory.path)
+        #expect(warmUp.availability == .available, "\(name): \(warmUp.availability)")
+        try warmUp.startMonitoring()
+        warmUp.stopMonitoring()
+        let descriptorsBefore = ProcessProbe.openDescriptorCount()
+        weak var lastSource: AnyObject?
+        var durations: [Duration] = []
+        for _ in 0..<cycles / 2 {
+            let source = make(directory.path)
+            lastSource = source
+            let started = ContinuousClock.now
+            try source.startMonitoring()
+            durations.append(ContinuousClock.now - started)
+            #expect(source.isMonitoring)
+        }
+        #expect(lastSource == nil, "\(name): the running source outlived its last reference")
+        let median = durations.sorted()[durations.count / 2]
+        #expect(median < .milliseconds(100), "\(name): starting took \(median)")
+        let descriptorGrowth = ProcessProbe.openDescriptorCount() - descriptorsBefore
+        #expect(descriptorGrowth < cycles / 8, "\(name): \(descriptorGrowth) descriptors left open by released sources")
+    }
+
+    /// A procfs tree with `stat`, `meminfo` and `pressure/memory` under `directory`; returns its root.
+    static func fakeProcfs(_ directory: String) -> String? {
+        let tree = FakeSysfsTree(root: directory + "/proc")
+        tree.write("stat", "cpu  0 0 0 100 0\ncpu0 0 0 0 100 0\n")
+        tree.write("meminfo", "MemTotal: 1000 kB\nMemFree: 250 kB\nMemAvailable: 500 kB\n")
+        tree.write("pressure/memory", "some avg10=0.00 avg60=0.00 avg300=0.00 total=100\n")
+        return tree.root
+    }
+
+    /// A sysfs tree with a thermal zone, a hwmon chip, a battery and a backlight under `directory`; returns its root.
+    static func fakeSysfs(_ directory: String) -> String {
+        let tree = FakeSysfsTree(root: directory + "/sys")
+        tree.device("class/thermal/thermal_zone0", ["type": "acpitz", "temp": "45000"])
+        tree.device("class/hwmon/hwmon0", ["name": "k10temp", "temp1_input": "43125"])
+        tree.device("class/power_supply/AC", ["type": "Mains", "online": "1"])
+        tree.device(
+            "class/backlight/panel", ["brightness": "10", "max_brightness": "100", "actual_brightness": "10"])
+        return tree.root
+    }
+
+    /// An IIO tree with a light sensor, a barometer and a buffered accelerometer under `directory`; returns its root.
+    static func fakeIIO(_ directory: String) -> String {
+        let root = directory + "/iio"
+        mkdir(root, 0o755)
+        let tree = FakeIIOTree(at: root)
+        if !SysfsFile.exists(tree.devicePath(0)) {
+            tree.addCaptureAccelerometer(0)
+            tree.addDevice(1, name: "als", files: ["in_illuminance_input": "3\n"])
+            tree.addDevice(2, name: "baro", files: ["in_pressure_input": "101.3\n"])
+        }
+        return root
     }
 
     static func threadCount() -> Int {

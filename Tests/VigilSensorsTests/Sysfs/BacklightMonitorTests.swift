@@ -13,12 +13,12 @@ import VigilSensors
 
     @Test func readsTheFractionAndFallsBackToPollingOffSysfs() throws {
         let tree = Self.panel()
-        let monitor = BacklightMonitor(root: tree.root, pollInterval: .milliseconds(50))
+        let monitor = BacklightMonitor(root: tree.root, updateInterval: .milliseconds(50))
         #expect(monitor.device == "intel_backlight")
         #expect(monitor.availability == .available)
         try monitor.startMonitoring()
         defer { monitor.stopMonitoring() }
-        #expect(monitor.mode == .polling(.milliseconds(50)))
+        #expect(monitor.mode == .polling)
         #expect(monitor.readings.value.value?.fraction == 0.5)
         tree.write("class/backlight/intel_backlight/actual_brightness", "2400\n")
         #expect(firstReading(of: monitor.readings) { $0.value?.fraction == 0.25 } != nil)
@@ -26,7 +26,7 @@ import VigilSensors
 
     @Test func setWritesBrightnessAndChecksTheRange() throws {
         let tree = Self.panel()
-        let monitor = BacklightMonitor(root: tree.root, pollInterval: .seconds(3600))
+        let monitor = BacklightMonitor(root: tree.root, updateInterval: .seconds(3600))
         try monitor.startMonitoring()
         defer { monitor.stopMonitoring() }
         try monitor.set(brightness: 960)
@@ -55,7 +55,7 @@ import VigilSensors
     @Test func changeUeventTriggersARead() throws {
         let tree = Self.panel()
         let changes = PublishSubject<[String: String]>()
-        let monitor = BacklightMonitor(root: tree.root, pollInterval: .seconds(3600), changes: changes)
+        let monitor = BacklightMonitor(root: tree.root, updateInterval: .seconds(3600), changes: changes)
         try monitor.startMonitoring()
         defer { monitor.stopMonitoring() }
         tree.write("class/backlight/intel_backlight/actual_brightness", "9600\n")

@@ -2,12 +2,26 @@ import Glibc
 
 /// A temporary directory laid out like `/sys` or `/proc`, removed on deinit.
 final class FakeSysfsTree {
-    private let directory = TemporaryDirectory("vigil-sysfs")
+    private let directory: TemporaryDirectory?
 
     /// The root to pass as a source's `root` parameter.
-    var root: String { directory.path }
+    let root: String
 
-    deinit { directory.remove() }
+    /// A tree in a fresh temporary directory, removed on deinit.
+    init() {
+        let directory = TemporaryDirectory("vigil-sysfs")
+        self.directory = directory
+        root = directory.path
+    }
+
+    /// A tree at `root` (created if missing), left in place on deinit: its owner removes it.
+    init(root: String) {
+        directory = nil
+        self.root = root
+        mkdir(root, 0o755)
+    }
+
+    deinit { directory?.remove() }
 
     /// Writes `text` to `relativePath` under the root, creating parent directories.
     func write(_ relativePath: String, _ text: String) {

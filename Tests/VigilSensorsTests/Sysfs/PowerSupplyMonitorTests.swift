@@ -23,7 +23,7 @@ import VigilSensors
     @Test func changeUeventSnapshotUpdatesTheSupplyWithoutReadingSysfs() throws {
         let tree = Self.laptop()
         let changes = PublishSubject<[String: String]>()
-        let monitor = PowerSupplyMonitor(root: tree.root, pollInterval: .seconds(3600), changes: changes)
+        let monitor = PowerSupplyMonitor(root: tree.root, updateInterval: .seconds(3600), changes: changes)
         try monitor.startMonitoring()
         defer { monitor.stopMonitoring() }
         #expect(Self.battery(monitor.readings.value)?.capacityPercent == 62)
@@ -45,7 +45,7 @@ import VigilSensors
         let tree = Self.laptop()
         let changes = PublishSubject<[String: String]>()
         let monitor = PowerSupplyMonitor(
-            root: tree.root, pollInterval: .seconds(3600), settleCount: 4, changes: changes)
+            root: tree.root, updateInterval: .seconds(3600), settleCount: 4, changes: changes)
         try monitor.startMonitoring()
         defer { monitor.stopMonitoring() }
         tree.write("class/power_supply/AC/online", "1\n")
@@ -60,7 +60,7 @@ import VigilSensors
     @Test func addUeventOrUnparsableSnapshotReReadsTheClass() throws {
         let tree = Self.laptop()
         let changes = PublishSubject<[String: String]>()
-        let monitor = PowerSupplyMonitor(root: tree.root, pollInterval: .seconds(3600), changes: changes)
+        let monitor = PowerSupplyMonitor(root: tree.root, updateInterval: .seconds(3600), changes: changes)
         try monitor.startMonitoring()
         defer { monitor.stopMonitoring() }
         tree.device("class/power_supply/BAT1", PowerSupplyTests.chargeBattery)
@@ -73,8 +73,8 @@ import VigilSensors
 
     @Test func pollingPicksUpChangesWithoutUevents() throws {
         let tree = Self.laptop()
-        let monitor = PowerSupplyMonitor(root: tree.root, pollInterval: .milliseconds(50))
-        #expect(monitor.pollInterval == .milliseconds(50))
+        let monitor = PowerSupplyMonitor(root: tree.root, updateInterval: .milliseconds(50))
+        #expect(monitor.updateInterval == .milliseconds(50))
         try monitor.startMonitoring()
         defer { monitor.stopMonitoring() }
         tree.write("class/power_supply/BAT0/capacity", "55\n")
@@ -98,7 +98,7 @@ import VigilSensors
     @Test func stoppedMonitorIgnoresUevents() throws {
         let tree = Self.laptop()
         let changes = PublishSubject<[String: String]>()
-        let monitor = PowerSupplyMonitor(root: tree.root, pollInterval: .seconds(3600), changes: changes)
+        let monitor = PowerSupplyMonitor(root: tree.root, updateInterval: .seconds(3600), changes: changes)
         try monitor.startMonitoring()
         monitor.stopMonitoring()
         changes.publish(Self.uevent("change", ["name": "AC", "type": "Mains", "online": "1"]))
@@ -112,7 +112,7 @@ extension PowerSupplyMonitorTests {
         let tree = Self.laptop()
         let devices = DeviceMonitor(subsystems: ["power_supply"])
         let monitor = PowerSupplyMonitor(
-            root: tree.root, pollInterval: .seconds(3600), settleCount: 0, changes: devices.ueventProperties)
+            root: tree.root, updateInterval: .seconds(3600), settleCount: 0, changes: devices.ueventProperties)
         try monitor.startMonitoring()
         defer { monitor.stopMonitoring() }
         let snapshot = [

@@ -1,0 +1,83 @@
+import Glibc
+import Testing
+import Vigil
+import VigilSensors
+
+// The README's custom-source example, verbatim from here to the end of `loadAverageSource`. Plain `import
+// VigilSensors` (not `@testable`), so it compiles against the public API only, as a user's code would.
+
+/// The 1-minute load average: runnable tasks, averaged.
+struct LoadAverage: Sendable, Equatable, Encodable, CustomStringConvertible {
+    var oneMinute: Double
+    var description: String { "load \(oneMinute)" }
+}
+
+/// A source of the load average in `<root>/loadavg`, read every `updateInterval` on the shared event loop.
+func loadAverageSource(root: String = "/proc", updateInterval: Duration = .seconds(5)) -> PolledMonitor<LoadAverage> {
+    let path = root + "/loadavg"
+    return PolledMonitor(
+        name: "Load average", updateInterval: updateInterval, eventLoop: .shared,
+        availability: {
+            access(path, R_OK) == 0
+                ? .available : .unavailable(reason: .kernelLacksInterface, detail: "\(path) is missing")
+        },
+        read: { () throws(SensorError) -> LoadAverage? in
+            // Runs on the event-loop thread. A thrown SensorError is published as `unavailable` with its reason;
+            // returning nil publishes nothing.
+            let fd = open(path, O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else { throw SensorError.from(Errno(rawValue: errno), call: "open", path: path) }
+            defer { close(fd) }
+            var bytes = [UInt8](repeating: 0, count: 256)
+            let count = read(fd, &bytes, bytes.count)
+            let text = String(decoding: bytes.prefix(max(count, 0)), as: UTF8.self)
+            guard let first = text.split(separator: " ").first, let value = Double(first) else {
+                throw .malformedValue(path: path, text: text, expected: "a load average")
+            }
+            return LoadAverage(oneMinute: value)
+        })
+}
+
+@Suite(.timeLimit(.minutes(1))) struct ReadmeCustomSourceTests {
+    @Test func publishesPendingThenOnlyChanges() async throws {
+        let directory = TemporaryDirectory("vigil-readme")
+        defer { directory.remove() }
+        writeFile(directory.file("loadavg"), "0.50 0.40 0.30 1/100 1234\n")
+        let load = loadAverageSource(root: directory.path, updateInterval: .milliseconds(5))
+        #expect(load.availability == .available)
+        let seen = Mutex<[SensorReading<LoadAverage>]>([])
+        let subscription = load.readings.subscribe { reading in seen.withLock { $0.append(reading) } }
+        defer { subscription.dispose() }
+        #expect(seen.withLock { $0 } == [.pending])
+        try load.startMonitoring()
+        defer { load.stopMonitoring() }
+        #expect(await eventually { seen.withLock { $0 }.count == 2 })
+        // The same text at every tick publishes nothing more.
+        try await Task.sleep(for: .milliseconds(60))
+        writeFile(directory.file("loadavg"), "0.50 0.40 0.30 2/100 1235\n")
+        try await Task.sleep(for: .milliseconds(30))
+        writeFile(directory.file("loadavg"), "0.75 0.45 0.31 1/100 1236\n")
+        #expect(await eventually { seen.withLock { $0 }.count == 3 })
+        try await Task.sleep(for: .milliseconds(30))
+        let expected: [SensorReading<LoadAverage>] = [
+            .pending, .value(LoadAverage(oneMinute: 0.5)), .value(LoadAverage(oneMinute: 0.75)),
+        ]
+        #expect(seen.withLock { $0 } == expected)
+        #expect(load.latest == .value(LoadAverage(oneMinute: 0.75)))
+    }
+
+    @Test func aMissingFileIsPublishedInBandAndRecovers() async throws {
+        let directory = TemporaryDirectory("vigil-readme")
+        defer { directory.remove() }
+        let load = loadAverageSource(root: directory.path, updateInterval: .milliseconds(5))
+        #expect(load.availability != .available)
+        try load.startMonitoring()
+        defer { load.stopMonitoring() }
+        guard case .unavailable(let reason) = load.latest else {
+            Issue.record("expected unavailable, got \(String(describing: load.latest))")
+            return
+        }
+        #expect(reason.contains("loadavg"))
+        writeFile(directory.file("loadavg"), "1.25 0.40 0.30 1/100 1234\n")
+        #expect(await eventually { load.latest == .value(LoadAverage(oneMinute: 1.25)) })
+    }
+}
