@@ -3,7 +3,7 @@ import Testing
 
 extension InotifyKernelTests {
     /// The built `vigil` binary, end to end.
-    @Suite(.timeLimit(.minutes(1))) struct VigilCommandTests {
+    @Suite(.timeLimit(.minutes(10))) struct VigilCommandTests {
         @Test func watchFilesJSONPrintsTheTouchedFileAndStopsOnSIGINT() async throws {
             let directory = TemporaryDirectory()
             defer { directory.remove() }

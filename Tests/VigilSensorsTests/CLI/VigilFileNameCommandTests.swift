@@ -5,7 +5,7 @@ import VigilSensors
 
 extension InotifyKernelTests {
     /// `vigil watch files` with names that are not UTF-8 or hold a newline: one line per event, nothing lost.
-    @Suite(.timeLimit(.minutes(1))) struct VigilFileNameCommandTests {
+    @Suite(.timeLimit(.minutes(10))) struct VigilFileNameCommandTests {
         @Test func readableLinesEscapeNamesLikeLsB() async throws {
             let directory = TemporaryDirectory()
             let latin1 = BytePathFiles.path(directory.path, BytePathFiles.latin1Cafe)

@@ -4,7 +4,7 @@ import Testing
 
 /// A source that follows uevents under the real `/sys` owns its ``DeviceMonitor``: both start, all or none, and
 /// stop together.
-@Suite(.timeLimit(.minutes(1))) struct CatalogSourceHelperTests {
+@Suite(.timeLimit(.minutes(10))) struct CatalogSourceHelperTests {
     /// Whether this process can open the kernel's uevent socket (the tests below need it).
     private static var ueventsWork: Bool { DeviceMonitor().availability.isAvailable }
 

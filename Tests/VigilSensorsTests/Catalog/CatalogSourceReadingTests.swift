@@ -3,7 +3,7 @@ import Testing
 import VigilSensors
 
 /// Sources made by the catalog on a fake machine: they start, read it, and stop with their helper monitors.
-@Suite(.timeLimit(.minutes(1))) struct CatalogSourceReadingTests {
+@Suite(.timeLimit(.minutes(10))) struct CatalogSourceReadingTests {
     /// Makes and starts `id` on `machine`, and returns the JSON of its first reading that `predicate` accepts.
     private func firstJSON(
         _ id: String, on machine: FakeMachine, afterStart: () -> Void = {},

@@ -2,7 +2,7 @@ import Testing
 import VigilSensors
 
 /// Each entry's availability on fake trees, checked without starting anything: what the tree holds.
-@Suite(.timeLimit(.minutes(1))) struct SourceCatalogAvailabilityTests {
+@Suite(.timeLimit(.minutes(10))) struct SourceCatalogAvailabilityTests {
     @Test(arguments: FakeMachine.treeDeviceIDs) func presentDeviceIsAvailable(id: String) throws {
         let machine = FakeMachine.equipped()
         let entry = try #require(SourceCatalog.entry(id: id))

@@ -3,7 +3,7 @@ import Vigil
 import VigilSensors
 
 /// The README's "Built-in sources" example, kept compiling and running (on a fake machine instead of this one).
-@Suite(.timeLimit(.minutes(1))) struct SourceCatalogReadmeTests {
+@Suite(.timeLimit(.minutes(10))) struct SourceCatalogReadmeTests {
     /// The README's code, with `options` passed in and what it makes returned.
     private func readmeExample(_ options: SourceCatalog.Options, _ bag: DisposeBag) throws -> (
         running: [CatalogSource], tmp: CatalogSource?

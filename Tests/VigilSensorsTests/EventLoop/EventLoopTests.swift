@@ -5,7 +5,7 @@ import Synchronization
 import Testing
 import VigilSensors
 
-@Suite(.serialized, .timeLimit(.minutes(1))) struct EventLoopTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct EventLoopTests {
     /// Writes 1 to an eventfd.
     private func signal(_ fd: Int32) {
         var one: UInt64 = 1

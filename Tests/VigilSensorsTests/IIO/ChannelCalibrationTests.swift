@@ -1,7 +1,7 @@
 import Testing
 import VigilSensors
 
-@Suite(.timeLimit(.minutes(1))) struct ChannelCalibrationTests {
+@Suite(.timeLimit(.minutes(10))) struct ChannelCalibrationTests {
     @Test(arguments: [
         (raw: 100.0, offset: 0.0, scale: 0.5, value: 50.0),
         (raw: 100.0, offset: -20.0, scale: 0.25, value: 20.0),

@@ -3,7 +3,7 @@ import Testing
 import Vigil
 import VigilSensors
 
-@Suite(.timeLimit(.minutes(1))) struct IIOBufferedMonitorTests {
+@Suite(.timeLimit(.minutes(10))) struct IIOBufferedMonitorTests {
     static let device = "bus/iio/devices/iio:device0"
 
     /// A gyroscope with three `le:s16/16` channels, a timestamp and an unrelated `temp` element left enabled.

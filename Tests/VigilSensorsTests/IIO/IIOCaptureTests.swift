@@ -4,7 +4,7 @@ import Vigil
 import VigilSensors
 
 /// The real accelerometer captures in `shared/testdata/iio/`, decoded end to end through a fake device node.
-@Suite(.timeLimit(.minutes(1))) struct IIOCaptureTests {
+@Suite(.timeLimit(.minutes(10))) struct IIOCaptureTests {
     /// The captures folder: `shared/testdata/iio` beside the checkout (CI puts `shared` at `../shared`; a git worktree
     /// under `wt/` finds it one level further up), or nil when absent.
     static let captures: String? = {

@@ -2,7 +2,7 @@ import Glibc
 import Testing
 
 /// The built `vigil` binary with the IIO catalog entries, end to end on fake trees.
-@Suite(.timeLimit(.minutes(1))) struct IIOCommandTests {
+@Suite(.timeLimit(.minutes(10))) struct IIOCommandTests {
     @Test func listSaysPlainlyThatThereIsNoIIODevice() async throws {
         let vigil = try VigilProcess(["list", "--sys-root", "/nonexistent-vigil-root"])
         #expect(await vigil.waitForExit())

@@ -1,7 +1,7 @@
 import Testing
 import VigilSensors
 
-@Suite(.timeLimit(.minutes(1))) struct IIODeviceTests {
+@Suite(.timeLimit(.minutes(10))) struct IIODeviceTests {
     @Test func noBusMeansNoDevices() throws {
         #expect(try IIODevice.discover(root: "/nonexistent-vigil-root").isEmpty)
         let tree = FakeIIOTree()

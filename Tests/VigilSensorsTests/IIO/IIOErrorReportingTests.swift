@@ -4,7 +4,7 @@ import Vigil
 import VigilSensors
 
 /// IIO errors are published once per change and name what is wrong (issue 14, defects 7 and 8).
-@Suite(.timeLimit(.minutes(1))) struct IIOErrorReportingTests {
+@Suite(.timeLimit(.minutes(10))) struct IIOErrorReportingTests {
     @Test func repeatedIdenticalReadErrorIsPublishedOnce() throws {
         let tree = FakeIIOTree()
         let raw = "bus/iio/devices/iio:device0/in_proximity_raw"

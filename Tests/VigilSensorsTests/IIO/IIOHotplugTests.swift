@@ -7,7 +7,7 @@ import VigilSensors
 /// IIO monitors that follow devices coming and going through `iio` uevents (as a `DeviceMonitor` delivers them).
 ///
 /// The uevents are published by the test on its own thread, so each one has been handled when `publish` returns.
-@Suite(.timeLimit(.minutes(1))) struct IIOHotplugTests {
+@Suite(.timeLimit(.minutes(10))) struct IIOHotplugTests {
     static let fast = Duration.milliseconds(5)
 
     /// A kernel uevent for `iio:deviceN`, as a ``DeviceMonitor`` publishes it.

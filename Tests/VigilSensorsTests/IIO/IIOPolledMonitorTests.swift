@@ -2,7 +2,7 @@ import Testing
 import Vigil
 import VigilSensors
 
-@Suite(.timeLimit(.minutes(1))) struct IIOPolledMonitorTests {
+@Suite(.timeLimit(.minutes(10))) struct IIOPolledMonitorTests {
     static let fast = Duration.milliseconds(5)
 
     @Test func accelerometerAppliesSharedScaleAndMountMatrix() throws {

@@ -2,7 +2,7 @@ import FoundationEssentials
 import Testing
 import VigilSensors
 
-@Suite(.timeLimit(.minutes(1))) struct IIOReadingTests {
+@Suite(.timeLimit(.minutes(10))) struct IIOReadingTests {
     static func json(_ value: some Encodable) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]

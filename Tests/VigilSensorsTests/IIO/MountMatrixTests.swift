@@ -1,7 +1,7 @@
 import Testing
 import VigilSensors
 
-@Suite(.timeLimit(.minutes(1))) struct MountMatrixTests {
+@Suite(.timeLimit(.minutes(10))) struct MountMatrixTests {
     @Test func parsesTheKernelFormatAndRotates() throws {
         let matrix = try MountMatrix(parsing: "0, 1, 0; -1, 0, 0; 0, 0, 1\n")
         #expect(matrix.rows == [[0, 1, 0], [-1, 0, 0], [0, 0, 1]])

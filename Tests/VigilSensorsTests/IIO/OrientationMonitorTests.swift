@@ -2,7 +2,7 @@ import Testing
 import Vigil
 import VigilSensors
 
-@Suite(.timeLimit(.minutes(1))) struct OrientationMonitorTests {
+@Suite(.timeLimit(.minutes(10))) struct OrientationMonitorTests {
     @Test func followsAPolledAccelerometerThroughTheRule() throws {
         let tree = FakeIIOTree()
         let device = "bus/iio/devices/iio:device0"

@@ -1,7 +1,7 @@
 import Testing
 import VigilSensors
 
-@Suite(.timeLimit(.minutes(1))) struct ScanDecoderTests {
+@Suite(.timeLimit(.minutes(10))) struct ScanDecoderTests {
     struct Case: Sendable, CustomStringConvertible {
         let type: String
         let bytes: [UInt8]

@@ -1,7 +1,7 @@
 import Testing
 import VigilSensors
 
-@Suite(.timeLimit(.minutes(1))) struct ScanElementTypeTests {
+@Suite(.timeLimit(.minutes(10))) struct ScanElementTypeTests {
     struct Case: Sendable, CustomStringConvertible {
         let text: String
         let byteOrder: ScanElementType.ByteOrder

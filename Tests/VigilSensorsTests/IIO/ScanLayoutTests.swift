@@ -1,7 +1,7 @@
 import Testing
 import VigilSensors
 
-@Suite(.timeLimit(.minutes(1))) struct ScanLayoutTests {
+@Suite(.timeLimit(.minutes(10))) struct ScanLayoutTests {
     struct Case: Sendable, CustomStringConvertible {
         let description: String
         let channels: [(name: String, index: Int, type: String)]

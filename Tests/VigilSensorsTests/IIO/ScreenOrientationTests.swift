@@ -2,7 +2,7 @@ import Glibc
 import Testing
 import VigilSensors
 
-@Suite(.timeLimit(.minutes(1))) struct ScreenOrientationTests {
+@Suite(.timeLimit(.minutes(10))) struct ScreenOrientationTests {
     /// An acceleration of 1 g tilted by `portrait` degrees towards +x or `landscape` degrees towards +y.
     static func tilted(portrait: Double = 0, landscape: Double = 0) -> (x: Double, y: Double, z: Double) {
         let g = 9.80665

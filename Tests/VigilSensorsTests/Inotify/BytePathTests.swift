@@ -2,7 +2,7 @@ import Testing
 import VigilSensors
 
 /// ``BytePath``: byte-exact identity, `ls -b` escaping for display, base64 for JSON.
-@Suite(.timeLimit(.minutes(1))) struct BytePathTests {
+@Suite(.timeLimit(.minutes(10))) struct BytePathTests {
     /// Names and how GNU `ls -b` (coreutils 9.1, UTF-8 locale) prints them.
     static let lsEscapes: [([UInt8], String)] = [
         (Array("a b".utf8), #"a\ b"#),

@@ -5,7 +5,7 @@ import VigilSensors
 extension InotifyKernelTests {
     /// File names are bytes: names that are not UTF-8, that hold a newline, or that differ only in Unicode
     /// normalization are watched and reported exactly.
-    @Suite(.timeLimit(.minutes(1))) struct FileSystemMonitorByteNameTests {
+    @Suite(.timeLimit(.minutes(10))) struct FileSystemMonitorByteNameTests {
         @Test func reportsANameThatIsNotUTF8ByteExactly() async throws {
             let directory = TemporaryDirectory()
             let file = BytePathFiles.path(directory.path, BytePathFiles.latin1Cafe)

@@ -6,7 +6,7 @@ import VigilSensors
 
 extension InotifyKernelTests {
     /// The contract every source keeps: changes to the watched object itself, release, and in-band problems.
-    @Suite(.timeLimit(.minutes(1))) struct FileSystemMonitorContractTests {
+    @Suite(.timeLimit(.minutes(10))) struct FileSystemMonitorContractTests {
         @Test func reportsChangesToTheWatchedDirectoryItself() async throws {
             let directory = TemporaryDirectory()
             defer { directory.remove() }

@@ -6,7 +6,7 @@ import VigilSensors
 
 extension InotifyKernelTests {
     /// The kernel's limits: a full event queue, and the per-user watch limit.
-    @Suite(.timeLimit(.minutes(1))) struct FileSystemMonitorLimitTests {
+    @Suite(.timeLimit(.minutes(10))) struct FileSystemMonitorLimitTests {
         static let queueLimitPath = "/proc/sys/fs/inotify/max_queued_events"
         static let watchLimitPath = "/proc/sys/fs/inotify/max_user_watches"
 

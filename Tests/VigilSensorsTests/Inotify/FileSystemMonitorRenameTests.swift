@@ -6,7 +6,7 @@ import Testing
 
 extension InotifyKernelTests {
     /// Renames whose `IN_MOVED_FROM` and `IN_MOVED_TO` fall in different reads still arrive as one move.
-    @Suite(.timeLimit(.minutes(1))) struct FileSystemMonitorRenameTests {
+    @Suite(.timeLimit(.minutes(10))) struct FileSystemMonitorRenameTests {
         /// A session on a real inotify instance, fed records by hand through its seam.
         final class FedSession: Sendable {
             let directory = TemporaryDirectory()

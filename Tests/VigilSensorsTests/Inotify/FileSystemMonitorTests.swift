@@ -3,7 +3,7 @@ import Testing
 import VigilSensors
 
 extension InotifyKernelTests {
-    @Suite(.timeLimit(.minutes(1))) struct FileSystemMonitorTests {
+    @Suite(.timeLimit(.minutes(10))) struct FileSystemMonitorTests {
         @Test func reportsEveryKindInADirectory() async throws {
             let directory = TemporaryDirectory()
             defer { directory.remove() }

@@ -2,7 +2,7 @@ import Testing
 
 @testable import VigilSensors
 
-@Suite(.timeLimit(.minutes(1))) struct InotifyEventTests {
+@Suite(.timeLimit(.minutes(10))) struct InotifyEventTests {
     /// Encodes one record as the kernel lays it out, the name padded with NULs to `nameLength` bytes.
     static func record(wd: Int32, mask: UInt32, cookie: UInt32 = 0, name: String = "", nameLength: Int? = nil)
         -> [UInt8]

@@ -3,7 +3,7 @@ import Testing
 @testable import VigilSensors
 
 /// ``InotifyTranslator`` on its own: records in, events and system calls out, no kernel and no threads.
-@Suite(.timeLimit(.minutes(1))) struct InotifyTranslatorTests {
+@Suite(.timeLimit(.minutes(10))) struct InotifyTranslatorTests {
     static func record(_ wd: Int32, _ mask: UInt32, _ name: BytePath = "", cookie: UInt32 = 0) -> InotifyEvent {
         InotifyEvent(watchDescriptor: wd, mask: mask, cookie: cookie, name: name)
     }

@@ -6,7 +6,7 @@ import VigilSensors
 /// The source contract for ``DeviceMonitor``: errors travel in-band and the monitor recovers, the subject is never
 /// failed, start/stop/start keeps publishing, and a released monitor stops.
 @Suite(
-    .serialized, .timeLimit(.minutes(2)),
+    .serialized, .timeLimit(.minutes(10)),
     .enabled(if: NetlinkTestNamespace.isRoot, "needs root to create network namespaces (ip netns add)"))
 struct DeviceMonitorContractTests {
     /// Every event and completion a subscription saw.

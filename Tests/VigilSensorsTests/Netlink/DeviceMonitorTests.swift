@@ -4,7 +4,7 @@ import Vigil
 import VigilSensors
 
 @Suite(
-    .timeLimit(.minutes(1)),
+    .timeLimit(.minutes(10)),
     .enabled(if: NetlinkTestNamespace.isRoot, "needs root to create network namespaces (ip netns add)"))
 struct DeviceMonitorTests {
     @Test func receivesVethUeventsInsideTheNamespace() async throws {

@@ -17,7 +17,7 @@ struct SeededGenerator: RandomNumberGenerator {
     }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct NetlinkFuzzTests {
+@Suite(.timeLimit(.minutes(10))) struct NetlinkFuzzTests {
     private static let seeds: [UInt64] = [1, 42, 0xDEAD_BEEF]
 
     private static func validRouteDatagram() -> [UInt8] {

@@ -4,7 +4,7 @@ import Glibc
 import Testing
 import VigilSensors
 
-@Suite(.timeLimit(.minutes(1))) struct NetworkMirrorTests {
+@Suite(.timeLimit(.minutes(10))) struct NetworkMirrorTests {
     private static let upCarrier = InterfaceFlags([.up, .running, .lowerUp, .broadcast, .multicast])
 
     private func mirror(_ build: (inout NetlinkMessageBuilder) -> Void, into mirror: inout NetworkMirror) {

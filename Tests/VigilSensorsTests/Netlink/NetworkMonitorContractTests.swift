@@ -7,7 +7,7 @@ import VigilSensors
 /// The source contract for ``NetworkMonitor``: readings begin pending, start never waits for the kernel, errors
 /// travel in-band and the monitor recovers, the subject is never failed, and a released monitor stops.
 @Suite(
-    .serialized, .timeLimit(.minutes(2)),
+    .serialized, .timeLimit(.minutes(10)),
     .enabled(if: NetlinkTestNamespace.isRoot, "needs root to create network namespaces (ip netns add)"))
 struct NetworkMonitorContractTests {
     /// Every value and completion a subscription saw.

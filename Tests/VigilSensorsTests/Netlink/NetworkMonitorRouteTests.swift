@@ -6,7 +6,7 @@ import VigilSensors
 /// Default routes and addresses the kernel treats specially (multipath built hop by hop, revived paths, keys that
 /// differ only in TOS, IPv4 secondary addresses): the mirror must equal `ip -j` after every step.
 @Suite(
-    .serialized, .timeLimit(.minutes(2)),
+    .serialized, .timeLimit(.minutes(10)),
     .enabled(if: NetlinkTestNamespace.isRoot, "needs root to create network namespaces (ip netns add)"))
 struct NetworkMonitorRouteTests {
     /// A namespace with two veth pairs, `va`–`pa` and `vb`–`pb`, up, with IPv4 and IPv6 addresses on `va` and `vb`,

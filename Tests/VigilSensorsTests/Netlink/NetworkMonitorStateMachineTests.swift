@@ -5,7 +5,7 @@ import Testing
 
 /// The dump protocol's decisions, driven by hand-made kernel replies (the kernel rarely marks a dump interrupted on
 /// demand, so this is where `NLM_F_DUMP_INTR` is exercised).
-@Suite(.timeLimit(.minutes(1))) struct NetworkMonitorStateMachineTests {
+@Suite(.timeLimit(.minutes(10))) struct NetworkMonitorStateMachineTests {
     private static let port: UInt32 = 4242
     private typealias Machine = NetworkMonitorStateMachine
 

@@ -4,7 +4,7 @@ import Vigil
 import VigilSensors
 
 @Suite(
-    .timeLimit(.minutes(1)),
+    .timeLimit(.minutes(10)),
     .enabled(if: NetlinkTestNamespace.isRoot, "needs root to create network namespaces (ip netns add)"))
 struct NetworkMonitorTests {
     @Test func followsLinksAddressesAndRoutesAndFlipsStatus() async throws {
@@ -138,6 +138,8 @@ struct NetworkMonitorTests {
             }
             try await Task.sleep(for: .milliseconds(50))
         }
+        // A test task starved past the deadline (a slow sanitizer build) looks once more before it gives up.
+        matched = matched || monitorView(monitor.readings.value) == expected
         #expect(matched, "mirror \(monitorView(monitor.readings.value)) != ip \(expected)")
         #expect(monitor.statistics.overflows > 0, "a tiny buffer and a slow consumer should make the kernel drop")
         #expect(monitor.statistics.dumps > 1, "an overflow is repaired with a fresh dump")

@@ -3,7 +3,7 @@ import Glibc
 import Testing
 import VigilSensors
 
-@Suite(.timeLimit(.minutes(1))) struct RouteMessageParserTests {
+@Suite(.timeLimit(.minutes(10))) struct RouteMessageParserTests {
     private let kernel = NetlinkSender(port: 0)
 
     @Test func decodesLinkWithAllAttributes() throws {

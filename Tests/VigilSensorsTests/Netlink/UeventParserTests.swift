@@ -1,7 +1,7 @@
 import Testing
 import VigilSensors
 
-@Suite(.timeLimit(.minutes(1))) struct UeventParserTests {
+@Suite(.timeLimit(.minutes(10))) struct UeventParserTests {
     private let kernel = NetlinkSender(port: 0, userID: 0)
 
     private static func datagram(_ fields: [String]) -> [UInt8] {

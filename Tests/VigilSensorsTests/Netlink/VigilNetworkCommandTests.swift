@@ -4,7 +4,7 @@ import Testing
 
 /// `vigil watch network` and `vigil watch devices` end to end, inside a namespace of the test's own.
 @Suite(
-    .timeLimit(.minutes(1)),
+    .timeLimit(.minutes(10)),
     .enabled(if: NetlinkTestNamespace.isRoot, "needs root to create network namespaces (ip netns add)"))
 struct VigilNetworkCommandTests {
     @Test func watchNetworkJSONInNamespaceShowsANewInterface() async throws {

@@ -2,7 +2,7 @@ import Testing
 import Vigil
 import VigilSensors
 
-@Suite(.timeLimit(.minutes(1))) struct AttributeMonitorTests {
+@Suite(.timeLimit(.minutes(10))) struct AttributeMonitorTests {
     @Test func fileOffSysfsIsPolledAndPicksUpChanges() throws {
         let tree = FakeSysfsTree()
         tree.write("class/leds/input3::capslock/brightness", "0\n")

@@ -3,7 +3,7 @@ import Testing
 import Vigil
 import VigilSensors
 
-@Suite(.timeLimit(.minutes(1))) struct AttributeRemovalTests {
+@Suite(.timeLimit(.minutes(10))) struct AttributeRemovalTests {
     /// Runs `ip` with `arguments`; true when it exits 0.
     static func ip(_ arguments: [String]) -> Bool {
         var pid = pid_t()

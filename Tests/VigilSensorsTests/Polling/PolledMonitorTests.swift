@@ -3,7 +3,7 @@ import Testing
 import Vigil
 import VigilSensors
 
-@Suite(.timeLimit(.minutes(1))) struct PolledMonitorTests {
+@Suite(.timeLimit(.minutes(10))) struct PolledMonitorTests {
     static func zone(_ tree: FakeSysfsTree, temp: String) {
         tree.device("class/thermal/thermal_zone0", ["type": "acpitz", "temp": temp])
     }
@@ -114,7 +114,7 @@ func usleepSeconds(_ seconds: Double) {
 }
 
 /// A polled source publishes a repeated identical failure once (issue 14, defect 7: only changes are published).
-@Suite(.timeLimit(.minutes(1))) struct PolledFailureRepetitionTests {
+@Suite(.timeLimit(.minutes(10))) struct PolledFailureRepetitionTests {
     @Test func sameFailureAtEveryPollIsPublishedOnce() throws {
         let tree = FakeSysfsTree()
         tree.device("class/thermal/thermal_zone0", ["type": "acpitz", "temp": "45000"])

@@ -37,7 +37,7 @@ func loadAverageSource(root: String = "/proc", updateInterval: Duration = .secon
         })
 }
 
-@Suite(.timeLimit(.minutes(1))) struct ReadmeCustomSourceTests {
+@Suite(.timeLimit(.minutes(10))) struct ReadmeCustomSourceTests {
     @Test func publishesPendingThenOnlyChanges() async throws {
         let directory = TemporaryDirectory("vigil-readme")
         defer { directory.remove() }

@@ -2,7 +2,7 @@ import Glibc
 import Testing
 import VigilSensors
 
-@Suite(.timeLimit(.minutes(1))) struct CPUUsageTests {
+@Suite(.timeLimit(.minutes(10))) struct CPUUsageTests {
     static let earlier = """
         cpu  100 0 50 800 50 0 0 0 0 0
         cpu0 60 0 20 400 20 0 0 0 0 0

@@ -5,7 +5,7 @@ import Vigil
 @testable import VigilSensors
 
 /// Serialized: one test counts the process's cancel-on-set timers exactly, so no other clock monitor may run meanwhile.
-@Suite(.serialized, .timeLimit(.minutes(1))) struct ClockChangeMonitorTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct ClockChangeMonitorTests {
     /// Descriptors of this process that are realtime timerfds armed with TFD_TIMER_ABSTIME | TFD_TIMER_CANCEL_ON_SET,
     /// as `/proc/self/fdinfo` reports them (`clockid: 0`, `settime flags: 03`).
     static func cancelOnSetTimers() -> Int {

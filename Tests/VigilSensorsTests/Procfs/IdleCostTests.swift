@@ -4,7 +4,7 @@ import Testing
 import Vigil
 import VigilSensors
 
-@Suite(.timeLimit(.minutes(1))) struct IdleCostTests {
+@Suite(.timeLimit(.minutes(10))) struct IdleCostTests {
     /// CPU time of the calling thread, in seconds.
     static func threadCPUSeconds() -> Double {
         var spec = timespec()

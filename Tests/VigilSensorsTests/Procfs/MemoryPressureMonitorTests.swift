@@ -2,7 +2,7 @@ import Testing
 import Vigil
 import VigilSensors
 
-@Suite(.timeLimit(.minutes(1))) struct MemoryPressureMonitorTests {
+@Suite(.timeLimit(.minutes(10))) struct MemoryPressureMonitorTests {
     static let calm =
         "some avg10=0.00 avg60=0.00 avg300=0.00 total=100\nfull avg10=0.00 avg60=0.00 avg300=0.00 total=50\n"
     static let thrashing =

@@ -1,7 +1,7 @@
 import Testing
 import VigilSensors
 
-@Suite(.timeLimit(.minutes(1))) struct MemoryUsageTests {
+@Suite(.timeLimit(.minutes(10))) struct MemoryUsageTests {
     @Test func meminfoIsConvertedToBytes() throws {
         let text = """
             MemTotal:        8000000 kB

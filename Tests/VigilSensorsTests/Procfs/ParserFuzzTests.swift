@@ -2,7 +2,7 @@ import Testing
 import VigilSensors
 
 /// Feeds every pure parser random and mutated text: each must return or throw a `SensorError`, never trap or hang.
-@Suite(.timeLimit(.minutes(1))) struct ParserFuzzTests {
+@Suite(.timeLimit(.minutes(10))) struct ParserFuzzTests {
     static let seeds = [
         "cpu  100 0 50 800 50 0 0 0 0 0\ncpu0 60 0 20 400 20 0 0 0 0 0",
         "MemTotal:        8000000 kB\nMemFree:         1000000 kB\nMemAvailable:    6000000 kB",

@@ -2,7 +2,7 @@ import Glibc
 import Testing
 import VigilSensors
 
-@Suite(.timeLimit(.minutes(1))) struct PressureStallTests {
+@Suite(.timeLimit(.minutes(10))) struct PressureStallTests {
     @Test func averagesAndTotalsAreParsed() throws {
         let text = """
             some avg10=12.50 avg60=3.25 avg300=0.75 total=160160

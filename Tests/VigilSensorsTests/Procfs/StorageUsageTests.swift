@@ -1,7 +1,7 @@
 import Testing
 import VigilSensors
 
-@Suite(.timeLimit(.minutes(1))) struct StorageUsageTests {
+@Suite(.timeLimit(.minutes(10))) struct StorageUsageTests {
     @Test func blocksAreConvertedToBytesLikeDf() {
         let usage = StorageUsage(
             mountPoint: "/data", fragmentSize: 4096, blocks: 1000, freeBlocks: 300, availableBlocks: 250)

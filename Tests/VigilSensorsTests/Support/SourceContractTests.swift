@@ -5,7 +5,7 @@ import Vigil
 @testable import VigilSensors
 
 /// What ``Source`` promises every source: the latest reading, refresh and one update interval, through the protocol.
-@Suite(.timeLimit(.minutes(1))) struct SourceContractTests {
+@Suite(.timeLimit(.minutes(10))) struct SourceContractTests {
     static func thermalTree(temp: String = "45000") -> FakeSysfsTree {
         let tree = FakeSysfsTree()
         tree.device("class/thermal/thermal_zone0", ["type": "acpitz", "temp": temp])

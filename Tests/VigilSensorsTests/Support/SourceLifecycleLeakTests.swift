@@ -8,7 +8,7 @@ import Vigil
 /// be left behind. Counts are process-wide and other suites run in parallel, so a leak is judged by growth that
 /// scales with the cycles (one per cycle would add 100), not by exact equality. The file-system and clock monitors'
 /// runs are in their own suites, serialized with the tests that count those monitors' kernel objects exactly.
-@Suite(.serialized, .timeLimit(.minutes(1))) struct SourceLifecycleLeakTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct SourceLifecycleLeakTests {
     static let cycles = 100
 
     /// A fresh monitor of each kind, by name.

@@ -3,7 +3,7 @@ import Testing
 
 @testable import VigilSensors
 
-@Suite(.timeLimit(.minutes(1))) struct SysfsFileTests {
+@Suite(.timeLimit(.minutes(10))) struct SysfsFileTests {
     @Test func readsTextIntegersAndDoubles() throws {
         let directory = TemporaryDirectory()
         defer { directory.remove() }

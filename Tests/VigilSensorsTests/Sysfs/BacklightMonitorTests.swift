@@ -2,7 +2,7 @@ import Testing
 import Vigil
 import VigilSensors
 
-@Suite(.timeLimit(.minutes(1))) struct BacklightMonitorTests {
+@Suite(.timeLimit(.minutes(10))) struct BacklightMonitorTests {
     static func panel() -> FakeSysfsTree {
         let tree = FakeSysfsTree()
         tree.device(

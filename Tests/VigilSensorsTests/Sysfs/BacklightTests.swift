@@ -1,7 +1,7 @@
 import Testing
 import VigilSensors
 
-@Suite(.timeLimit(.minutes(1))) struct BacklightTests {
+@Suite(.timeLimit(.minutes(10))) struct BacklightTests {
     @Test func brightnessIsAFractionOfTheMaximum() throws {
         let tree = FakeSysfsTree()
         tree.device(

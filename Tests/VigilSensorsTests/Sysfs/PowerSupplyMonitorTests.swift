@@ -2,7 +2,7 @@ import Testing
 import Vigil
 import VigilSensors
 
-@Suite(.timeLimit(.minutes(1))) struct PowerSupplyMonitorTests {
+@Suite(.timeLimit(.minutes(10))) struct PowerSupplyMonitorTests {
     static func laptop() -> FakeSysfsTree {
         let tree = FakeSysfsTree()
         tree.device("class/power_supply/BAT0", PowerSupplyTests.energyBattery)

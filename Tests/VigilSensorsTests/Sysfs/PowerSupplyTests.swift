@@ -1,7 +1,7 @@
 import Testing
 import VigilSensors
 
-@Suite(.timeLimit(.minutes(1))) struct PowerSupplyTests {
+@Suite(.timeLimit(.minutes(10))) struct PowerSupplyTests {
     /// A laptop battery reporting energy (µWh) and power (µW), as `drivers/acpi/battery.c` does.
     static let energyBattery = [
         "type": "Battery", "status": "Discharging", "present": "1", "technology": "Li-ion", "cycle_count": "123",
