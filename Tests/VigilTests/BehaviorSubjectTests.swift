@@ -3,7 +3,7 @@ import Synchronization
 import Testing
 import Vigil
 
-@Suite(.timeLimit(.minutes(1))) struct BehaviorSubjectTests {
+@Suite(.timeLimit(.minutes(10))) struct BehaviorSubjectTests {
     @Test func replaysCurrentValueOnSubscribeThenEveryLaterOne() {
         let name = BehaviorSubject("zhangsan")
         let recorder = Recorder<String>()

@@ -3,7 +3,7 @@ import Synchronization
 import Testing
 import Vigil
 
-@Suite(.timeLimit(.minutes(1))) struct BridgeTests {
+@Suite(.timeLimit(.minutes(10))) struct BridgeTests {
     @Test func valuesEndsOnFinish() async throws {
         let subject = BehaviorSubject(1)
         let received = Atomic<Int>(0)

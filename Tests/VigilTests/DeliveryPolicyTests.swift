@@ -5,7 +5,7 @@ import Vigil
 
 /// Delivery is applied once, at the final subscriber: operators see every value under every policy, and every
 /// bounded policy bounds memory.
-@Suite(.timeLimit(.minutes(1))) struct DeliveryPolicyTests {
+@Suite(.timeLimit(.minutes(10))) struct DeliveryPolicyTests {
     @Test(arguments: [(BufferPolicy.latest, 1), (.newest(3), 3), (.oldest(3), 3), (.newest(100), 100)])
     func boundedPoliciesHoldAtMostTheirBoundForAStalledConsumer(policy: BufferPolicy, bound: Int) {
         let counter = LiveCounter()
@@ -91,7 +91,7 @@ import Vigil
 }
 
 /// An operator that terminates disposes all of its upstream subscriptions at once.
-@Suite(.timeLimit(.minutes(1))) struct OperatorTerminationTests {
+@Suite(.timeLimit(.minutes(10))) struct OperatorTerminationTests {
     @Test func combineLatestReleasesTheOtherSourceWhenOneFails() {
         let first = ProbedSource<Int>()
         let second = ProbedSource<Int>()

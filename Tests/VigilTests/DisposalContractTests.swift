@@ -5,7 +5,7 @@ import Vigil
 
 /// The disposal contract: `dispose()` never waits for user code on another thread; `disposeAndWait()` waits for a
 /// callback already running elsewhere, except from inside a callback; every subscription sees a contiguous run.
-@Suite(.timeLimit(.minutes(1))) struct DisposalContractTests {
+@Suite(.timeLimit(.minutes(10))) struct DisposalContractTests {
     @Test(arguments: [false, true])
     func callbacksThatDisposeEachOtherOnTwoThreadsDoNotDeadlock(waiting: Bool) {
         let finished = finishes {
@@ -167,7 +167,7 @@ import Vigil
 }
 
 /// The disposal guarantees again, with `membarrier(2)` treated as unavailable (a full fence on both sides).
-@Suite(.serialized, .timeLimit(.minutes(1))) struct DisposalWithoutMembarrierTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct DisposalWithoutMembarrierTests {
     @Test func disposeAndWaitAndTheCleanCutHoldWithTheFallbackFence() {
         CrossThreadFence.forcesFallback.store(true, ordering: .relaxed)
         defer { CrossThreadFence.forcesFallback.store(false, ordering: .relaxed) }

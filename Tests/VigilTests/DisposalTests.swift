@@ -3,7 +3,7 @@ import Synchronization
 import Testing
 import Vigil
 
-@Suite(.timeLimit(.minutes(1))) struct DisposalTests {
+@Suite(.timeLimit(.minutes(10))) struct DisposalTests {
     @Test func disposeIsIdempotentAndThreadSafe() {
         let subject = PublishSubject<Int>()
         let recorder = Recorder<Int>()
@@ -104,7 +104,7 @@ import Vigil
     }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct ManySubscriptionsTests {
+@Suite(.timeLimit(.minutes(10))) struct ManySubscriptionsTests {
     @Test(arguments: ["oldest first", "newest first", "shuffled"])
     func disposingManyInAnyOrderKeepsTheRestInSubscriptionOrder(order: String) {
         let subject = PublishSubject<Int>()

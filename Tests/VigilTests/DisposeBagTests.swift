@@ -1,7 +1,7 @@
 import Testing
 import Vigil
 
-@Suite(.timeLimit(.minutes(1))) struct DisposeBagTests {
+@Suite(.timeLimit(.minutes(10))) struct DisposeBagTests {
     @Test func disposeDisposesEverything() {
         let subject = PublishSubject<Int>()
         let bag = DisposeBag()

@@ -2,7 +2,7 @@ import Dispatch
 import Testing
 import Vigil
 
-@Suite(.timeLimit(.minutes(1))) struct FutexMutexTests {
+@Suite(.timeLimit(.minutes(10))) struct FutexMutexTests {
     /// A plain counter, made racy on purpose: only the lock keeps its increments from being lost.
     final class Counter: @unchecked Sendable {
         var value = 0

@@ -2,7 +2,7 @@ import Synchronization
 import Testing
 import Vigil
 
-@Suite(.timeLimit(.minutes(1))) struct LifetimeTests {
+@Suite(.timeLimit(.minutes(10))) struct LifetimeTests {
     @Test func releasedSubjectIsDeallocatedAndItsLiveSubscribersFinish() {
         weak var weakSubject: PublishSubject<Int>?
         let recorder = Recorder<Int>()

@@ -2,7 +2,7 @@ import Dispatch
 import Testing
 import Vigil
 
-@Suite(.timeLimit(.minutes(1))) struct OperatorTests {
+@Suite(.timeLimit(.minutes(10))) struct OperatorTests {
     @Test func mapFilterCompactMapTransformValuesAndPassCompletion() {
         let subject = PublishSubject<Int>()
         let mapped = Recorder<String>()
@@ -193,7 +193,7 @@ import Vigil
     }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct OperatorDisposalTests {
+@Suite(.timeLimit(.minutes(10))) struct OperatorDisposalTests {
     /// Each operator, applied to a subject whose only subscriber path captures a token; disposing the operator's
     /// subscription must dispose the upstream one and so release the token.
     static let operators: [(String, @Sendable (Observable<Int>) -> Observable<Int>)] = [

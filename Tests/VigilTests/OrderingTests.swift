@@ -3,7 +3,7 @@ import Synchronization
 import Testing
 import Vigil
 
-@Suite(.timeLimit(.minutes(1))) struct OrderingTests {
+@Suite(.timeLimit(.minutes(10))) struct OrderingTests {
     @Test func immediateSubscriberReceivesValuesInPublishOrder() {
         let subject = PublishSubject<Int>()
         let recorder = Recorder<Int>()

@@ -3,7 +3,7 @@ import Synchronization
 import Testing
 import Vigil
 
-@Suite(.timeLimit(.minutes(1))) struct QueueDeliveryTests {
+@Suite(.timeLimit(.minutes(10))) struct QueueDeliveryTests {
     @Test func mailboxIsDrainedInBatchesNotOneAsyncPerValue() {
         // One async per value would run the marker block between the first value and the rest.
         let subject = PublishSubject<Int>()

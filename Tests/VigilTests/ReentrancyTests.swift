@@ -3,7 +3,7 @@ import Synchronization
 import Testing
 import Vigil
 
-@Suite(.timeLimit(.minutes(1))) struct ReentrancyTests {
+@Suite(.timeLimit(.minutes(10))) struct ReentrancyTests {
     @Test func publishInsideCallbackIsDeliveredAfterTheCurrentValueReachedEveryone() {
         let subject = BehaviorSubject(0)
         let first = Recorder<Int>()
@@ -99,7 +99,7 @@ import Vigil
     }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct CrossThreadFeedbackTests {
+@Suite(.timeLimit(.minutes(10))) struct CrossThreadFeedbackTests {
     @Test func subjectsFeedingEachOtherFromCallbacksOnTwoThreadsDoNotDeadlock() {
         let ping = PublishSubject<Int>()
         let pong = PublishSubject<Int>()

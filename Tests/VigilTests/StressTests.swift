@@ -3,7 +3,7 @@ import Synchronization
 import Testing
 import Vigil
 
-@Suite(.timeLimit(.minutes(1))) struct StressTests {
+@Suite(.timeLimit(.minutes(10))) struct StressTests {
     /// Several threads publish, several subscribe and dispose, for a bounded number of operations; run under
     /// ThreadSanitizer in CI.
     @Test func publishersAndChurningSubscribersAreRaceFree() {

@@ -3,7 +3,7 @@ import Testing
 @testable import Vigil
 
 /// The subject engine's decisions, tested as a value type: an event in, an action out, no threads.
-@Suite(.timeLimit(.minutes(1))) struct SubjectStateMachineTests {
+@Suite(.timeLimit(.minutes(10))) struct SubjectStateMachineTests {
     /// A delivery role held in a plain variable.
     final class PlainRole: DeliveryRole {
         var state = 0

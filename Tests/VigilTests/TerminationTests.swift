@@ -2,7 +2,7 @@ import Dispatch
 import Testing
 import Vigil
 
-@Suite(.timeLimit(.minutes(1))) struct TerminationTests {
+@Suite(.timeLimit(.minutes(10))) struct TerminationTests {
     @Test func completionReachesEachSubscriberOnceAndLaterPublishesAreIgnored() {
         let subject = BehaviorSubject(1)
         let recorders = (0..<3).map { _ in Recorder<Int>() }

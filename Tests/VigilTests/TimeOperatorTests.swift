@@ -2,7 +2,7 @@ import Dispatch
 import Testing
 import Vigil
 
-@Suite(.timeLimit(.minutes(1))) struct TimeOperatorTests {
+@Suite(.timeLimit(.minutes(10))) struct TimeOperatorTests {
     private let queue = DispatchQueue(label: "timer")
 
     @Test(arguments: [true, false])

@@ -1,7 +1,7 @@
 import Testing
 import Vigil
 
-@Suite(.timeLimit(.minutes(1))) struct ValuesBridgeTests {
+@Suite(.timeLimit(.minutes(10))) struct ValuesBridgeTests {
     @Test func valuesSubscribesWhenIterationStartsNotWhenRead() async throws {
         let source = ProbedSource<Int>()
         let values = source.observable.values

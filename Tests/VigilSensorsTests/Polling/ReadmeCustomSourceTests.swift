@@ -53,9 +53,9 @@ func loadAverageSource(root: String = "/proc", updateInterval: Duration = .secon
         #expect(await eventually { seen.withLock { $0 }.count == 2 })
         // The same text at every tick publishes nothing more.
         try await Task.sleep(for: .milliseconds(60))
-        writeFile(directory.file("loadavg"), "0.50 0.40 0.30 2/100 1235\n")
+        replaceFile(directory.file("loadavg"), "0.50 0.40 0.30 2/100 1235\n")
         try await Task.sleep(for: .milliseconds(30))
-        writeFile(directory.file("loadavg"), "0.75 0.45 0.31 1/100 1236\n")
+        replaceFile(directory.file("loadavg"), "0.75 0.45 0.31 1/100 1236\n")
         #expect(await eventually { seen.withLock { $0 }.count == 3 })
         try await Task.sleep(for: .milliseconds(30))
         let expected: [SensorReading<LoadAverage>] = [
@@ -77,7 +77,7 @@ func loadAverageSource(root: String = "/proc", updateInterval: Duration = .secon
             return
         }
         #expect(reason.contains("loadavg"))
-        writeFile(directory.file("loadavg"), "1.25 0.40 0.30 1/100 1234\n")
+        replaceFile(directory.file("loadavg"), "1.25 0.40 0.30 1/100 1234\n")
         #expect(await eventually { load.latest == .value(LoadAverage(oneMinute: 1.25)) })
     }
 }

@@ -40,6 +40,13 @@ func writeFile(_ path: String, _ text: String = "x") -> Bool {
     return text.utf8CString.withUnsafeBytes { write(fd, $0.baseAddress, $0.count - 1) } == text.utf8.count
 }
 
+/// Replaces `path` with `text` atomically (a temporary file, then `rename`), so a poller never reads it half-written.
+@discardableResult
+func replaceFile(_ path: String, _ text: String) -> Bool {
+    let temporary = path + ".writing"
+    return writeFile(temporary, text) && rename(temporary, path) == 0
+}
+
 /// Polls `condition` every 5 ms until it holds or `seconds` pass; returns whether it held.
 func eventually(within seconds: Double = 10, _ condition: () -> Bool) async -> Bool {
     let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
