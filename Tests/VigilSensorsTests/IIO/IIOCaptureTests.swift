@@ -39,7 +39,7 @@ import VigilSensors
         defer { monitor.stopMonitoring() }
         _ = tree.writeToFIFO("dev/iio:device0", bytes)
         let ended = accelerations.wait { readings in
-            if case .unavailable = readings.last { return true } else { return false }
+            if case .unavailable = readings.last?.status { return true } else { return false }
         }
         try #require(ended, "the device node's end of file was not reported")
         #expect(accelerations.values.last?.description.contains("went away") == true)
