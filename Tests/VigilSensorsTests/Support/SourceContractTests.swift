@@ -175,7 +175,7 @@ import Vigil
         defer { monitor.stopMonitoring() }
         // Published: `unavailable`, then `overflow` once the socket is reopened (and any uevent of this machine).
         monitor.simulateSocketError(.ioError)
-        #expect(await eventually(within: 20) { seen.withLock { $0 }.contains(.overflow) })
+        #expect(await eventually(within: 20) { seen.withLock { $0 }.contains { $0.kind == .overflow } })
         #expect(monitor.latest != nil)
         #expect(monitor.latest == seen.withLock { $0.last })
     }
