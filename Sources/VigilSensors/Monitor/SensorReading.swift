@@ -8,7 +8,8 @@
 /// Two readings are equal when both their ``status`` and their ``time`` are: a reading is a fact at a time. Sources
 /// publish only changes of ``status``; a re-read that finds the same value publishes nothing.
 ///
-/// The JSON form of a value is the value's own fields plus `"time"`; the other cases encode as
+/// The JSON form of a value is the value's own fields plus `"time"` (a value that is not an object, such as a number,
+/// goes under `"value"`: `{"value": 5, "time": …}`); the other cases encode as
 /// `{"status": "pending", "time": …}` and `{"status": "unavailable", "reason": …, "time": …}`. The description is the
 /// status alone, without the time.
 public struct SensorReading<Value>: Sendable, Equatable, Encodable, CustomStringConvertible
@@ -68,13 +69,16 @@ where Value: Sendable & Equatable & Encodable & CustomStringConvertible {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case status, reason, time
+        case status, reason, value, time
     }
 
     public func encode(to encoder: any Encoder) throws {
         switch status {
-        case .value(let value):
+        case .value(let value) where EncodingShape.of(value) == .keyed:
             try value.encode(to: encoder)
+        case .value(let value):
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(value, forKey: .value)
         case .pending:
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("pending", forKey: .status)

@@ -29,6 +29,15 @@ import Testing
         #expect(value.contains(#""level":3"#), "\(value)")
     }
 
+    @Test func aValueThatIsNotAnObjectGoesUnderValue() throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let number = String(decoding: try encoder.encode(SensorReading(.value(5), time: Self.time)), as: UTF8.self)
+        #expect(number == #"{"time":"2024-02-29T12:34:56.250000Z","value":5}"#)
+        let list = String(decoding: try encoder.encode(SensorReading(.value([1, 2]), time: Self.time)), as: UTF8.self)
+        #expect(list == #"{"time":"2024-02-29T12:34:56.250000Z","value":[1,2]}"#)
+    }
+
     @Test func theStaticMembersStampNow() {
         let before = ContinuousClock.now
         let readings: [SensorReading<Level>] = [.pending, .value(Level(level: 1)), .unavailable(reason: "gone")]
