@@ -4,23 +4,25 @@ import Vigil
 ///
 /// The monitor runs an ``AccelerometerMonitor`` and applies ``ScreenOrientation/from(acceleration:previous:)`` to
 /// each reading: an orientation is taken only when the device tilts more than 35° towards it, otherwise the previous
-/// one is kept (so a device lying flat keeps what it had, and starts `undefined`). Readings are a `BehaviorSubject`
-/// that changes only when the orientation does; they are published on the event-loop thread, never under a lock. An
-/// unavailable accelerometer reading leaves the orientation as it was; see ``accelerometer`` for the reason.
+/// one is kept (so a device lying flat keeps what it had, and starts `undefined`). Readings are a `BehaviorSubject` of
+/// ``SensorReading`` values, each an orientation and the time it was decided (the time of the accelerometer reading
+/// that decided it), that changes only when the orientation does; they are published on the event-loop thread, never
+/// under a lock. An unavailable accelerometer reading leaves the orientation as it was; see ``accelerometer`` for the
+/// reason.
 public final class OrientationMonitor: Source {
     /// "Orientation".
     public let name = "Orientation"
     /// The accelerometer the orientation is derived from.
     public let accelerometer: AccelerometerMonitor
-    /// The latest orientation; `undefined` until one is decided.
-    public let readings: BehaviorSubject<ScreenOrientation>
+    /// The latest orientation and when it was decided; the value `undefined` until one is decided.
+    public let readings: BehaviorSubject<SensorReading<ScreenOrientation>>
 
     private let state = Mutex<(orientation: ScreenOrientation, subscription: Subscription?)>((.undefined, nil))
 
     /// Creates a monitor that reads `accelerometer`.
     public init(accelerometer: AccelerometerMonitor) {
         self.accelerometer = accelerometer
-        readings = BehaviorSubject(.undefined)
+        readings = BehaviorSubject(.value(.undefined))
     }
 
     /// Creates a monitor that reads the first accelerometer under `root`.
@@ -80,10 +82,10 @@ public final class OrientationMonitor: Source {
             defer { state.orientation = .undefined }
             return state.orientation != .undefined
         }
-        if wasDecided { readings.publish(.undefined) }
+        if wasDecided { readings.publish(.value(.undefined)) }
         let subscription = accelerometer.readings.subscribe { [weak self] reading in
             guard let acceleration = reading.value?.acceleration else { return }
-            self?.update(acceleration)
+            self?.update(acceleration, at: reading.time)
         }
         state.withLock { $0.subscription = subscription }
         do {
@@ -106,7 +108,7 @@ public final class OrientationMonitor: Source {
         accelerometer.stopMonitoring()
     }
 
-    private func update(_ acceleration: Vector3) {
+    private func update(_ acceleration: Vector3, at time: ReadingTime) {
         let changed: ScreenOrientation? = state.withLock { state in
             let next = ScreenOrientation.from(
                 acceleration: (acceleration.x, acceleration.y, acceleration.z), previous: state.orientation)
@@ -114,6 +116,6 @@ public final class OrientationMonitor: Source {
             state.orientation = next
             return next
         }
-        if let changed { readings.publish(changed) }
+        if let changed { readings.publish(SensorReading(.value(changed), time: time)) }
     }
 }

@@ -3,8 +3,8 @@
 /// Paths are ``BytePath``s: a file whose name is not UTF-8 is reported with its exact bytes, and two names that
 /// differ only in Unicode normalization are two different paths.
 ///
-/// As JSON (`Encodable`), an event is an object with `kind`, `path`, `isDirectory`, and `oldPath` and `detail` when
-/// present. A path is a JSON string: its exact text when it is valid UTF-8 (the usual case, so `"path":"/tmp/a"`).
+/// As JSON (`Encodable`), an event is an object with `kind`, `path`, `isDirectory`, `time` (RFC 3339, see
+/// ``ReadingTime``), and `oldPath` and `detail` when present. A path is a JSON string: its exact text when it is valid UTF-8 (the usual case, so `"path":"/tmp/a"`).
 /// When it is not, the string is only for display (each invalid sequence becomes U+FFFD) and a parallel field,
 /// `pathBytes` (or `oldPathBytes`), holds the path's exact bytes in standard base64 (RFC 4648, with padding): a reader
 /// that needs the real path decodes that field whenever it is present. Either way the line is valid JSON and nothing
@@ -49,16 +49,22 @@ public struct FileSystemEvent: Hashable, Sendable, Encodable, CustomStringConver
     public let isDirectory: Bool
     /// A human explanation for ``Kind/overflow`` and ``Kind/watchFailed``.
     public let detail: String?
+    /// When the event was seen: when the inotify read that brought it returned (one time for the events of a read).
+    public let time: ReadingTime
 
     /// Creates an event.
+    ///
+    /// - Parameter time: When the event was seen; now by default.
     public init(
-        kind: Kind, path: BytePath, oldPath: BytePath? = nil, isDirectory: Bool = false, detail: String? = nil
+        kind: Kind, path: BytePath, oldPath: BytePath? = nil, isDirectory: Bool = false, detail: String? = nil,
+        time: ReadingTime = .now()
     ) {
         self.kind = kind
         self.path = path
         self.oldPath = oldPath
         self.isDirectory = isDirectory
         self.detail = detail
+        self.time = time
     }
 
     /// One line for people: the kind, then the path (`old -> new` for a move), escaped like `ls -b` so that a name
@@ -73,7 +79,7 @@ public struct FileSystemEvent: Hashable, Sendable, Encodable, CustomStringConver
     }
 
     private enum CodingKeys: String, CodingKey {
-        case kind, path, pathBytes, oldPath, oldPathBytes, isDirectory, detail
+        case kind, path, pathBytes, oldPath, oldPathBytes, isDirectory, detail, time
     }
 
     /// Encodes the event as described in the type's discussion: `pathBytes`/`oldPathBytes` appear only for a path
@@ -89,5 +95,6 @@ public struct FileSystemEvent: Hashable, Sendable, Encodable, CustomStringConver
         }
         try container.encode(isDirectory, forKey: .isDirectory)
         try container.encodeIfPresent(detail, forKey: .detail)
+        try container.encode(time, forKey: .time)
     }
 }

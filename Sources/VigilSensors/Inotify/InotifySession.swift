@@ -128,14 +128,17 @@ final class InotifySession: Sendable {
                 drained = true
                 break
             }
-            state.withLock { $0.translator.beginRead() }
+            let readTime = ReadingTime.now()
+            state.withLock { $0.translator.beginRead(at: readTime) }
             do {
                 translate(try InotifyEvent.parse(UnsafeRawBufferPointer(rebasing: buffer[0..<count])))
             } catch {
                 let actions = state.withLock { state in
                     let actions = state.translator.expireMoves(readThrough: .max)
                     state.translator.append(
-                        FileSystemEvent(kind: .overflow, path: target.rootPath, detail: error.description))
+                        FileSystemEvent(
+                            kind: .overflow, path: target.rootPath, detail: error.description,
+                            time: state.translator.readTime))
                     return actions
                 }
                 perform(actions)

@@ -51,8 +51,10 @@ struct InotifyTranslator: Sendable {
     let target: Target
     private(set) var table = InotifyWatchTable()
     private(set) var rootWatch: Int32 = -1
-    /// The number of reads begun; see ``beginRead()``.
+    /// The number of reads begun; see ``beginRead(at:)``.
     private(set) var reads: UInt64 = 0
+    /// When the current read returned: the time of the events it brings (a move, of the read that completed it).
+    private(set) var readTime = ReadingTime.now()
     private var events: [FileSystemEvent] = []
     private var pending: [UInt32: PendingMove] = [:]
 
@@ -61,8 +63,11 @@ struct InotifyTranslator: Sendable {
     /// Whether an `IN_MOVED_FROM` still waits for its other half.
     var hasPendingMoves: Bool { !pending.isEmpty }
 
-    /// Marks the start of the records of one more read.
-    mutating func beginRead() { reads += 1 }
+    /// Marks the start of the records of one more read, which returned at `time`.
+    mutating func beginRead(at time: ReadingTime = .now()) {
+        reads += 1
+        readTime = time
+    }
 
     /// Records that `watchDescriptor` watches `path`.
     mutating func watched(_ watchDescriptor: Int32, path: BytePath, isRoot: Bool) {
@@ -106,7 +111,7 @@ struct InotifyTranslator: Sendable {
             events.append(
                 FileSystemEvent(
                     kind: .overflow, path: target.rootPath,
-                    detail: "the kernel dropped events (fs.inotify.max_queued_events); rescan"))
+                    detail: "the kernel dropped events (fs.inotify.max_queued_events); rescan", time: readTime))
             // Directories created during the loss have no watch yet: walk the tree again to add them.
             if case .directory(let path, true) = target {
                 actions.append(.watch(directory: path, isRoot: true, report: false))
@@ -117,7 +122,7 @@ struct InotifyTranslator: Sendable {
         let isRoot = record.watchDescriptor == rootWatch
         if record.mask & Inotify.ignored != 0 {
             table.remove(record.watchDescriptor)
-            if isRoot { events.append(FileSystemEvent(kind: .watchRemoved, path: target.rootPath)) }
+            if isRoot { events.append(FileSystemEvent(kind: .watchRemoved, path: target.rootPath, time: readTime)) }
             return []
         }
         if record.name.isEmpty {
@@ -137,11 +142,11 @@ struct InotifyTranslator: Sendable {
 
     private mutating func translateRootRecord(_ record: InotifyEvent, path: BytePath) {
         if record.mask & Inotify.deleteSelf != 0 {
-            events.append(FileSystemEvent(kind: .watchedObjectDeleted, path: path, isDirectory: true))
+            events.append(FileSystemEvent(kind: .watchedObjectDeleted, path: path, isDirectory: true, time: readTime))
         } else if record.mask & Inotify.moveSelf != 0 {
-            events.append(FileSystemEvent(kind: .watchedObjectMoved, path: path, isDirectory: true))
+            events.append(FileSystemEvent(kind: .watchedObjectMoved, path: path, isDirectory: true, time: readTime))
         } else if let kind = Self.contentKind(record.mask) {
-            events.append(FileSystemEvent(kind: kind, path: path, isDirectory: true))
+            events.append(FileSystemEvent(kind: kind, path: path, isDirectory: true, time: readTime))
         }
     }
 
@@ -153,17 +158,18 @@ struct InotifyTranslator: Sendable {
         if mask & Inotify.movedFrom != 0 {
             pending[record.cookie] = PendingMove(
                 index: events.count, path: path, isDirectory: isDirectory, read: reads)
-            events.append(FileSystemEvent(kind: .deleted, path: path, isDirectory: isDirectory))
+            events.append(FileSystemEvent(kind: .deleted, path: path, isDirectory: isDirectory, time: readTime))
         } else if mask & Inotify.movedTo != 0, let move = pending.removeValue(forKey: record.cookie) {
-            events[move.index] = FileSystemEvent(kind: .moved, path: path, oldPath: move.path, isDirectory: isDirectory)
+            events[move.index] = FileSystemEvent(
+                kind: .moved, path: path, oldPath: move.path, isDirectory: isDirectory, time: readTime)
             if recursive && isDirectory { table.rename(move.path, to: path) }
         } else if mask & (Inotify.create | Inotify.movedTo) != 0 {
-            events.append(FileSystemEvent(kind: .created, path: path, isDirectory: isDirectory))
+            events.append(FileSystemEvent(kind: .created, path: path, isDirectory: isDirectory, time: readTime))
             if recursive && isDirectory { return [.watch(directory: path, isRoot: false, report: true)] }
         } else if mask & Inotify.delete != 0 {
-            events.append(FileSystemEvent(kind: .deleted, path: path, isDirectory: isDirectory))
+            events.append(FileSystemEvent(kind: .deleted, path: path, isDirectory: isDirectory, time: readTime))
         } else if let kind = Self.contentKind(mask) {
-            events.append(FileSystemEvent(kind: kind, path: path, isDirectory: isDirectory))
+            events.append(FileSystemEvent(kind: kind, path: path, isDirectory: isDirectory, time: readTime))
         }
         return []
     }
@@ -176,23 +182,24 @@ struct InotifyTranslator: Sendable {
             // The watched file renamed away: where to is known once the other half comes.
             if isWatchedName {
                 pending[record.cookie] = PendingMove(index: events.count, path: path, isDirectory: false, read: reads)
-                events.append(FileSystemEvent(kind: .watchedObjectMoved, path: filePath))
+                events.append(FileSystemEvent(kind: .watchedObjectMoved, path: filePath, time: readTime))
             }
             return
         }
         if mask & Inotify.movedTo != 0, let move = pending.removeValue(forKey: record.cookie) {
-            events[move.index] = FileSystemEvent(kind: .watchedObjectMoved, path: path, oldPath: filePath)
+            events[move.index] = FileSystemEvent(
+                kind: .watchedObjectMoved, path: path, oldPath: filePath, time: readTime)
         }
         guard isWatchedName else { return }
         if mask & Inotify.movedTo != 0 {
             // Another file renamed over the watched one: an editor's atomic save.
-            events.append(FileSystemEvent(kind: .modified, path: filePath))
+            events.append(FileSystemEvent(kind: .modified, path: filePath, time: readTime))
         } else if mask & Inotify.create != 0 {
-            events.append(FileSystemEvent(kind: .created, path: filePath))
+            events.append(FileSystemEvent(kind: .created, path: filePath, time: readTime))
         } else if mask & Inotify.delete != 0 {
-            events.append(FileSystemEvent(kind: .watchedObjectDeleted, path: filePath))
+            events.append(FileSystemEvent(kind: .watchedObjectDeleted, path: filePath, time: readTime))
         } else if let kind = Self.contentKind(mask) {
-            events.append(FileSystemEvent(kind: kind, path: filePath))
+            events.append(FileSystemEvent(kind: kind, path: filePath, time: readTime))
         }
     }
 

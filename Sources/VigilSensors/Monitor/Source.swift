@@ -16,6 +16,7 @@ import Vigil
 ///   published as a reading, for state sources `unavailable` with a reason a user can act on (the file or device and
 ///   what is wrong with it), and the source recovers by itself when it can. Only ``Monitor/startMonitoring()`` throws,
 ///   when the source cannot run here at all.
+/// - **Timestamps.** Every reading carries the time it was taken (``ReadingTime``: monotonic and wall clock).
 /// - **The latest reading.** ``latest`` is the most recent reading without subscribing: the subject's value for a
 ///   state source (free for any source whose `Readings` is a `BehaviorSubject<Reading>`), the last event published
 ///   for an event source (`nil` before the first).

@@ -14,7 +14,7 @@ extension DeviceMonitor {
     /// ```
     public var ueventProperties: Observable<[String: String]> {
         readings.map { event in
-            switch event {
+            switch event.kind {
             case .uevent(let uevent):
                 var properties = uevent.properties
                 properties["ACTION"] = uevent.action.rawValue

@@ -221,12 +221,14 @@ public final class DeviceMonitor: Source, Sendable {
         throws(SensorError)
     {
         for _ in 0..<Self.datagramsPerWakeup {
-            switch try socket.receive(into: &buffer) {
+            let received = try socket.receive(into: &buffer)
+            let time = ReadingTime.now()
+            switch received {
             case .wouldBlock:
                 return
             case .overflow:
                 counters.add(.overflows)
-                events.append(.overflow)
+                events.append(DeviceEvent(.overflow, time: time))
             case .datagram(let count, let sender, let truncated):
                 counters.add(.datagrams)
                 guard sender.isKernelWithCredentials else {
@@ -244,7 +246,7 @@ public final class DeviceMonitor: Source, Sendable {
                     counters.add(.ignored)
                     continue
                 }
-                events.append(.uevent(event))
+                events.append(DeviceEvent(.uevent(event), time: time))
             }
         }
     }

@@ -302,7 +302,7 @@ public final class NetworkMonitor: Source, Sendable {
         let path = state.withLock { state -> NetworkPath? in
             guard state.generation == generation, let path = state.machine?.publishablePath else { return nil }
             state.retryDelay = Self.firstRetryDelay
-            guard path != state.lastPublished else { return nil }
+            guard !path.hasSameContent(as: state.lastPublished) else { return nil }
             state.lastPublished = path
             return path
         }

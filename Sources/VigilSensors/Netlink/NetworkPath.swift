@@ -4,6 +4,9 @@
 /// A path a ``NetworkMonitor`` publishes is ``Phase/pending`` until its first dump of the kernel's tables completes,
 /// and ``Phase/unavailable(reason:)`` while it cannot read the kernel; neither is connected, and neither says
 /// "no network": their ``status`` is ``NetworkStatus/pending`` or ``NetworkStatus/unavailable(reason:)``.
+///
+/// ``time`` is when the path was published: when the monitor's mirror changed (or its phase did). A monitor publishes
+/// a path only when something other than its time differs from the last one.
 public struct NetworkPath: Hashable, Sendable, Encodable, CustomStringConvertible {
     /// Whether a path mirrors the kernel.
     public enum Phase: Hashable, Sendable {
@@ -15,10 +18,11 @@ public struct NetworkPath: Hashable, Sendable, Encodable, CustomStringConvertibl
         case unavailable(reason: String)
     }
 
-    /// A path before the first dump: no interfaces, status ``NetworkStatus/pending``.
-    public static let pending = NetworkPath(phase: .pending)
+    /// A path before the first dump, stamped now: no interfaces, status ``NetworkStatus/pending``.
+    public static var pending: NetworkPath { NetworkPath(phase: .pending) }
 
-    /// A path while the kernel cannot be read: no interfaces, status ``NetworkStatus/unavailable(reason:)``.
+    /// A path while the kernel cannot be read, stamped now: no interfaces, status
+    /// ``NetworkStatus/unavailable(reason:)``.
     public static func unavailable(reason: String) -> NetworkPath { NetworkPath(phase: .unavailable(reason: reason)) }
 
     /// Whether this path mirrors the kernel; ``Phase/current`` for a path built from interfaces and routes.
@@ -27,18 +31,30 @@ public struct NetworkPath: Hashable, Sendable, Encodable, CustomStringConvertibl
     public var interfaces: [NetworkInterface]
     /// The default routes (IPv4 and IPv6, any table but `local`), IPv4 first, then by metric.
     public var defaultRoutes: [DefaultRoute]
+    /// When the path was published: when the mirror it reflects changed.
+    public var time: ReadingTime
 
     /// Creates a current path from interfaces and default routes.
-    public init(interfaces: [NetworkInterface] = [], defaultRoutes: [DefaultRoute] = []) {
+    ///
+    /// - Parameter time: When the path was taken; now by default.
+    public init(interfaces: [NetworkInterface] = [], defaultRoutes: [DefaultRoute] = [], time: ReadingTime = .now()) {
         self.phase = .current
         self.interfaces = interfaces
         self.defaultRoutes = defaultRoutes
+        self.time = time
     }
 
     private init(phase: Phase) {
         self.phase = phase
         self.interfaces = []
         self.defaultRoutes = []
+        self.time = .now()
+    }
+
+    /// Whether this path says the same as `other`: everything but the time is equal.
+    func hasSameContent(as other: NetworkPath?) -> Bool {
+        guard let other else { return false }
+        return phase == other.phase && interfaces == other.interfaces && defaultRoutes == other.defaultRoutes
     }
 
     /// The interface with this index, if any.
@@ -100,7 +116,7 @@ public struct NetworkPath: Hashable, Sendable, Encodable, CustomStringConvertibl
         return parts.joined(separator: "; ")
     }
 
-    private enum CodingKeys: String, CodingKey { case status, isConnected, interfaces, defaultRoutes }
+    private enum CodingKeys: String, CodingKey { case status, isConnected, interfaces, defaultRoutes, time }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
@@ -108,5 +124,6 @@ public struct NetworkPath: Hashable, Sendable, Encodable, CustomStringConvertibl
         try container.encode(isConnected, forKey: .isConnected)
         try container.encode(interfaces, forKey: .interfaces)
         try container.encode(defaultRoutes, forKey: .defaultRoutes)
+        try container.encode(time, forKey: .time)
     }
 }

@@ -116,7 +116,7 @@ final class AttributeWatch<Value>: Sendable where Value: Sendable & Equatable & 
     /// `POLLERR | POLLPRI` on every wake-up of a level-triggered epoll) and the path is polled from then on.
     private func notified() {
         driver.refresh()
-        guard case .unavailable = driver.readings.value else { return }
+        guard case .unavailable = driver.readings.value.status else { return }
         let registration: EventLoop.Registration? = state.withLock { state in
             guard state.registration != nil else { return nil }
             defer {

@@ -3,8 +3,8 @@ import Vigil
 /// The running part shared by the polled sources: reads on start, on a timer and on demand, and publishes changes.
 ///
 /// `read` runs on the event-loop thread (or the caller's thread for ``refresh()``), never under the driver's lock;
-/// it returns `nil` when it has nothing to report yet (a first CPU sample). A reading equal to the current one is
-/// not published again, so subscribers see changes only. A failed read publishes `unavailable` and polling goes on.
+/// it returns `nil` when it has nothing to report yet (a first CPU sample). A reading is stamped when its read
+/// returns; one whose status equals the current one is not published again, so subscribers see changes only. A failed read publishes `unavailable` and polling goes on.
 final class PollingDriver<Value>: Sendable where Value: Sendable & Equatable & Encodable & CustomStringConvertible {
     private struct State {
         var running = false
@@ -135,7 +135,7 @@ final class PollingDriver<Value>: Sendable where Value: Sendable & Equatable & E
         publish { (_) throws(SensorError) in try self.read() }
     }
 
-    /// Publishes what `produce` returns from the last value (or its error), unless it equals the current reading.
+    /// Publishes what `produce` returns from the last value (or its error), unless its status equals the current one.
     ///
     /// Decided under the lock, published after it: a result older than one already published is dropped, so two
     /// overlapping refreshes never go back in time; nothing is published once the driver is stopped.
@@ -154,7 +154,9 @@ final class PollingDriver<Value>: Sendable where Value: Sendable & Equatable & E
             next = .unavailable(reason: error.description)
         }
         let changed = state.withLock { state in
-            guard state.running, start.ticket > state.publishedTicket, state.last != next else { return false }
+            guard state.running, start.ticket > state.publishedTicket, state.last.status != next.status else {
+                return false
+            }
             state.publishedTicket = start.ticket
             state.last = next
             return true

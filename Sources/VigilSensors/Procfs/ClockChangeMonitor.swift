@@ -92,7 +92,7 @@ public final class ClockChangeMonitor: Source {
         if error == .wouldBlock || error == .interrupted { return }
         try? Self.arm(fd)
         guard error == .canceled else { return }
-        let change = ClockChange(secondsSinceEpoch: Self.now())
+        let change = Self.noticed()
         state.withLock { $0.latest = change }
         readings.publish(change)
     }
@@ -121,10 +121,11 @@ public final class ClockChangeMonitor: Source {
         }
     }
 
-    private static func now() -> Double {
-        var spec = timespec()
-        clock_gettime(CLOCK_REALTIME, &spec)
-        return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+    /// The event for a change noticed now: the time now, on both clocks.
+    static func noticed() -> ClockChange {
+        let time = ReadingTime.now()
+        let (seconds, attoseconds) = time.wall.components
+        return ClockChange(secondsSinceEpoch: Double(seconds) + Double(attoseconds) / 1e18, time: time)
     }
 }
 
@@ -132,9 +133,18 @@ public final class ClockChangeMonitor: Source {
 public struct ClockChange: Sendable, Equatable, Encodable, CustomStringConvertible {
     /// Seconds since 1970-01-01 00:00:00 UTC, read just after the change was noticed.
     public let secondsSinceEpoch: Double
+    /// When the change was noticed (its ``ReadingTime/wall`` is ``secondsSinceEpoch``, to the nanosecond).
+    public let time: ReadingTime
 
     /// Creates an event.
-    public init(secondsSinceEpoch: Double) { self.secondsSinceEpoch = secondsSinceEpoch }
+    ///
+    /// - Parameters:
+    ///   - secondsSinceEpoch: The wall-clock time just after the change, in seconds since the Unix epoch.
+    ///   - time: When the change was noticed; now by default.
+    public init(secondsSinceEpoch: Double, time: ReadingTime = .now()) {
+        self.secondsSinceEpoch = secondsSinceEpoch
+        self.time = time
+    }
 
     public var description: String {
         // Converted only within ±1e15 s (about 30 million years), so no value of the public initializer traps.

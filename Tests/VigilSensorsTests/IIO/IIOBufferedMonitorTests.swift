@@ -73,7 +73,7 @@ import VigilSensors
         let writer = tree.writeToFIFO("dev/iio:device0", Array(scan[0..<5]), closing: false)
         defer { close(writer) }
         _ = recorder.wait(timeout: 0.2) { $0.count > 1 }
-        #expect(recorder.values == [.pending])
+        #expect(recorder.values.map(\.status) == [.pending])
         let rest = Array(scan[5...])
         #expect(rest.withUnsafeBytes { write(writer, $0.baseAddress, $0.count) } == rest.count)
         #expect(recorder.first { $0.value != nil }?.value?.timestamp == 42)
@@ -85,7 +85,7 @@ import VigilSensors
         let recorder = IIOReadingRecorder(monitor.readings)
         try monitor.startMonitoring()
         _ = tree.writeToFIFO("dev/iio:device0", Self.gyroscopeScan(1, 2, 3, timestamp: 9) + [1, 2, 3])
-        let failure = recorder.first { if case .unavailable = $0 { return true } else { return false } }
+        let failure = recorder.first { if case .unavailable = $0.status { return true } else { return false } }
         #expect(failure?.description.contains("truncated scan") == true)
         #expect(recorder.values.compactMap(\.value).count == 1)
         #expect(recorder.wait { _ in !monitor.isMonitoring })

@@ -39,12 +39,12 @@ import VigilSensors
         defer { monitor.stopMonitoring() }
         _ = tree.writeToFIFO("dev/iio:device0", bytes)
         let ended = accelerations.wait { readings in
-            if case .unavailable = readings.last { return true } else { return false }
+            if case .unavailable = readings.last?.status { return true } else { return false }
         }
         try #require(ended, "the device node's end of file was not reported")
         #expect(accelerations.values.last?.description.contains("went away") == true)
         #expect(tree.read("bus/iio/devices/iio:device0/buffer/enable") == "0")
-        return (accelerations.values.compactMap(\.value), monitor.readings.value)
+        return (accelerations.values.compactMap(\.value), monitor.readings.value.value ?? .undefined)
     }
 
     @Test(.enabled(if: captures != nil, "shared/testdata/iio is not beside the checkout"))

@@ -34,7 +34,7 @@ import Testing
         #expect(await eventually { vigil.standardError.contains("watching") }, "\(vigil.standardError)")
         #expect(tree.read("bus/iio/devices/iio:device0/buffer/enable") == "1")
         _ = tree.writeToFIFO("dev/iio:device0", try IIOCaptureTests.readCapture("orientation-left-up.bin"))
-        #expect(await eventually { vigil.standardOutput.contains(#""reading":"left-up""#) }, "\(vigil.standardOutput)")
+        #expect(await eventually { vigil.standardOutput.contains(#""value":"left-up""#) }, "\(vigil.standardOutput)")
         vigil.signal(SIGINT)
         #expect(await vigil.waitForExit())
         #expect(vigil.exitStatus == 0)

@@ -15,10 +15,10 @@ import VigilSensors
         defer { monitor.stopMonitoring() }
         #expect(recorder.first { $0.value?.level == 7 } != nil)
         tree.write(raw, "not a number\n")
-        #expect(recorder.first { if case .unavailable = $0 { true } else { false } } != nil)
+        #expect(recorder.first { if case .unavailable = $0.status { true } else { false } } != nil)
         // At 200 Hz, 0.3 s is about 60 polls failing the same way: the failure is said once.
         _ = recorder.wait(timeout: 0.3) { _ in false }
-        let failures = recorder.values.filter { if case .unavailable = $0 { true } else { false } }
+        let failures = recorder.values.filter { if case .unavailable = $0.status { true } else { false } }
         #expect(failures.count == 1, "published \(failures.count) identical errors")
         // A different failure is news, and so is the value coming back.
         tree.remove(raw)
@@ -52,7 +52,7 @@ import VigilSensors
         let recorder = IIOReadingRecorder(monitor.readings)
         try monitor.startMonitoring()
         defer { monitor.stopMonitoring() }
-        let first = recorder.first { $0 != .pending }
+        let first = recorder.first { $0.status != .pending }
         #expect(first?.description == "unavailable: iio:device0 (bmp280): pressure -5.0 kPa is not positive")
         tree.write("bus/iio/devices/iio:device0/in_pressure_input", "101.325\n")
         #expect(recorder.first { $0.value?.kilopascals == 101.325 }?.value?.altitude == 0)
@@ -70,7 +70,7 @@ import VigilSensors
         let recorder = IIOReadingRecorder(monitor.readings)
         try monitor.startMonitoring()
         defer { monitor.stopMonitoring() }
-        let first = recorder.first { $0 != .pending }
+        let first = recorder.first { $0.status != .pending }
         #expect(
             first?.description.contains("is not finite after the mount matrix") == true, "\(String(describing: first))")
         #expect(first?.value == nil)

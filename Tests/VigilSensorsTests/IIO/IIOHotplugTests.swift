@@ -23,7 +23,7 @@ import VigilSensors
     }
 
     static func isUnavailable<Value>(_ reading: SensorReading<Value>) -> Bool {
-        if case .unavailable = reading { return true } else { return false }
+        if case .unavailable = reading.status { return true } else { return false }
     }
 
     @Test func followsItsDeviceOutAndBackIn() throws {

@@ -23,7 +23,7 @@ import VigilSensors
         let value = try #require(recorder.first { $0.value != nil }?.value)
         #expect(value.acceleration.isClose(to: Vector3(x: -2, y: -1, z: 10)))
         #expect(value.timestamp > 0)
-        #expect(recorder.values.first == .pending)
+        #expect(recorder.values.first?.status == .pending)
     }
 
     @Test func gyroscopeUsesPerAxisScaleAndOffset() throws {
@@ -221,7 +221,7 @@ import VigilSensors
         defer { monitor.stopMonitoring() }
         #expect(recorder.first { $0.value?.level == 7 } != nil)
         tree.write(raw, "not a number\n")
-        let garbled = recorder.first { if case .unavailable = $0 { return true } else { return false } }
+        let garbled = recorder.first { if case .unavailable = $0.status { return true } else { return false } }
         #expect(garbled?.description.contains("in_proximity_raw") == true)
         tree.remove(raw)
         #expect(recorder.first { $0.description.contains("no such file") } != nil)

@@ -10,12 +10,15 @@ import VigilSensors
     }
 
     @Test func valuesEncodeFlatAndOtherStatesSaySo() throws {
-        let light = SensorReading.value(AmbientLight.Value(lux: 12.5, timestamp: 3))
-        #expect(try Self.json(light) == #"{"lux":12.5,"timestamp":3}"#)
-        #expect(try Self.json(SensorReading<AmbientLight.Value>.pending) == #"{"status":"pending"}"#)
+        let time = ReadingTime(monotonic: .now, wall: .seconds(1))
+        let stamp = #""time":"1970-01-01T00:00:01.000000Z""#
+        let light = SensorReading(.value(AmbientLight.Value(lux: 12.5, timestamp: 3)), time: time)
+        #expect(try Self.json(light) == #"{"lux":12.5,"# + stamp + #","timestamp":3}"#)
+        let pending = SensorReading<AmbientLight.Value>(.pending, time: time)
+        #expect(try Self.json(pending) == #"{"status":"pending","# + stamp + "}")
         #expect(
-            try Self.json(SensorReading<AmbientLight.Value>.unavailable(reason: "gone"))
-                == #"{"reason":"gone","status":"unavailable"}"#)
+            try Self.json(SensorReading<AmbientLight.Value>(.unavailable(reason: "gone"), time: time))
+                == #"{"reason":"gone","status":"unavailable","# + stamp + "}")
         #expect(try Self.json(ScreenOrientation.bottomUp) == #""bottom-up""#)
         let field = Magnetometer.Value(gauss: Vector3(x: 0.5, y: 0, z: -0.25), timestamp: 1)
         #expect(field.microtesla == Vector3(x: 50, y: 0, z: -25))

@@ -19,20 +19,29 @@ import VigilSensors
         try monitor.startMonitoring()
         defer { monitor.stopMonitoring() }
         #expect(accelerations.first { abs(($0.value?.acceleration.z ?? 0) - 9.8) < 1e-9 } != nil)
-        #expect(monitor.readings.value == .undefined)
+        #expect(monitor.readings.value.status == .value(.undefined))
         let steps: [(x: Int, y: Int, z: Int, expected: ScreenOrientation)] = [
             (0, -1000, 0, .normal), (0, -500, 800, .normal), (1000, 0, 100, .leftUp), (0, 1000, 0, .bottomUp),
             (0, 0, 1000, .bottomUp), (-1000, 0, 0, .rightUp),
         ]
+        var previous = ScreenOrientation.undefined
         for step in steps {
+            let before = ContinuousClock.now
             tree.write("\(device)/in_accel_x_raw", "\(step.x)\n")
             tree.write("\(device)/in_accel_y_raw", "\(step.y)\n")
             tree.write("\(device)/in_accel_z_raw", "\(step.z)\n")
             let target = Vector3(x: Double(step.x), y: Double(step.y), z: Double(step.z)).scaled(by: 0.0098)
             #expect(accelerations.first { $0.value?.acceleration.isClose(to: target) == true } != nil)
-            #expect(recorder.wait { $0.last == step.expected }, "\(step)")
+            #expect(recorder.wait { $0.last?.value == step.expected }, "\(step)")
+            if step.expected != previous, let decided = recorder.values.last {
+                // Stamped with the accelerometer reading that decided it.
+                #expect(before <= decided.time.monotonic && decided.time.monotonic <= ContinuousClock.now)
+            }
+            previous = step.expected
         }
-        #expect(recorder.values.first == .undefined)
+        #expect(recorder.values.first?.value == .undefined)
+        let published = recorder.values
+        #expect(zip(published, published.dropFirst()).allSatisfy { $0.time < $1.time })
         monitor.stopMonitoring()
         #expect(!monitor.isMonitoring && !monitor.accelerometer.isMonitoring)
     }

@@ -11,13 +11,17 @@ import Testing
     @Test func aWatchedFileRenamedAwayAcrossTwoReadsNamesItsNewPath() {
         var translator = InotifyTranslator(target: .file(path: "/d/f", parent: "/d", name: "f"))
         translator.watched(1, path: "/d", isRoot: true)
-        translator.beginRead()
+        let first = ReadingTime(monotonic: ReadingTime.fixed.monotonic, wall: .seconds(1))
+        let second = ReadingTime(monotonic: ReadingTime.fixed.monotonic + .milliseconds(1), wall: .seconds(2))
+        translator.beginRead(at: first)
         #expect(translator.translate(Self.record(1, Inotify.movedFrom, "f", cookie: 5)).isEmpty)
         #expect(translator.takeReleasable().isEmpty)
-        translator.beginRead()
+        translator.beginRead(at: second)
         _ = translator.translate(Self.record(1, Inotify.movedTo, "g", cookie: 5))
+        // A move is stamped with the read that completed it.
         #expect(
-            translator.takeReleasable() == [FileSystemEvent(kind: .watchedObjectMoved, path: "/d/g", oldPath: "/d/f")])
+            translator.takeReleasable()
+                == [FileSystemEvent(kind: .watchedObjectMoved, path: "/d/g", oldPath: "/d/f", time: second)])
     }
 
     @Test func aDirectoryThatLeftTheTreeIsUnwatchedWhenItsMoveExpires() {
@@ -34,7 +38,9 @@ import Testing
         #expect(actions.count == 1)
         if case .unwatch(let removed) = actions.first { #expect(Set(removed) == [2, 3]) }
         #expect(translator.table[2] == nil && translator.table[3] == nil)
-        #expect(translator.takeReleasable() == [FileSystemEvent(kind: .deleted, path: "/r/sub", isDirectory: true)])
+        #expect(
+            translator.takeReleasable().untimed
+                == [FileSystemEvent(kind: .deleted, path: "/r/sub", isDirectory: true)].untimed)
     }
 
     @Test func anOverflowDecidesPendingMovesAndAsksForARescan() {
@@ -55,6 +61,8 @@ import Testing
         translator.beginRead()
         let actions = translator.translate(Self.record(1, Inotify.create | Inotify.isDirectory, "new"))
         #expect(actions == [.watch(directory: "/r/new", isRoot: false, report: true)])
-        #expect(translator.takeReleasable() == [FileSystemEvent(kind: .created, path: "/r/new", isDirectory: true)])
+        #expect(
+            translator.takeReleasable().untimed
+                == [FileSystemEvent(kind: .created, path: "/r/new", isDirectory: true)].untimed)
     }
 }

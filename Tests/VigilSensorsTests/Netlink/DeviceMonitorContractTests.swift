@@ -23,7 +23,7 @@ struct DeviceMonitorContractTests {
 
         func sawAdd(of interface: String) -> Bool {
             all.contains { event in
-                guard case .uevent(let uevent) = event else { return false }
+                guard case .uevent(let uevent) = event.kind else { return false }
                 return uevent.action == .add && uevent.properties["INTERFACE"] == interface
             }
         }
@@ -42,14 +42,14 @@ struct DeviceMonitorContractTests {
         monitor.simulateSocketError(.ioError)
         #expect(
             await eventually(within: 20) {
-                recorder.all.contains { if case .unavailable = $0 { true } else { false } }
+                recorder.all.contains { if case .unavailable = $0.kind { true } else { false } }
             })
         let reason = recorder.all.compactMap { event -> String? in
-            if case .unavailable(let reason) = event { return reason }
+            if case .unavailable(let reason) = event.kind { return reason }
             return nil
         }.first
         #expect(reason?.contains("recvmsg") == true, "the reason names what failed: \(reason ?? "-")")
-        #expect(await eventually(within: 20) { recorder.all.last == .overflow }, "after the reopen: rescan")
+        #expect(await eventually(within: 20) { recorder.all.last?.kind == .overflow }, "after the reopen: rescan")
         try namespace.ip("link", "add", "rda", "type", "veth", "peer", "name", "rdb")
         #expect(await eventually(within: 20) { recorder.sawAdd(of: "rda") }, "events flow on the reopened socket")
         #expect(monitor.isMonitoring)

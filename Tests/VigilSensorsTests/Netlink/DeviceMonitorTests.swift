@@ -13,7 +13,7 @@ struct DeviceMonitorTests {
         let monitor = DeviceMonitor(subsystems: ["net"], namespace: namespace.path)
         let events = Mutex<[Uevent]>([])
         let subscription = monitor.readings.subscribe { event in
-            if case .uevent(let uevent) = event { events.withLock { $0.append(uevent) } }
+            if case .uevent(let uevent) = event.kind { events.withLock { $0.append(uevent) } }
         }
         defer { subscription.dispose() }
         try monitor.startMonitoring()
@@ -47,7 +47,7 @@ struct DeviceMonitorTests {
         let monitor = DeviceMonitor(namespace: namespace.path, receiveBufferSize: 1, eventLoop: loop)
         let overflows = Mutex(0)
         let subscription = monitor.readings.subscribe { event in
-            if event == .overflow { overflows.withLock { $0 += 1 } }
+            if event.kind == .overflow { overflows.withLock { $0 += 1 } }
             usleep(20_000)  // a slow consumer on the loop thread lets the socket fill up
         }
         defer { subscription.dispose() }

@@ -13,9 +13,9 @@ import VigilSensors
         try monitor.startMonitoring()
         defer { monitor.stopMonitoring() }
         #expect(monitor.mode == .polling)
-        #expect(monitor.readings.value == .value(0))
+        #expect(monitor.readings.value.status == .value(0))
         tree.write("class/leds/input3::capslock/brightness", "1\n")
-        #expect(firstReading(of: monitor.readings) { $0 == .value(1) } != nil)
+        #expect(firstReading(of: monitor.readings) { $0.status == .value(1) } != nil)
     }
 
     @Test func malformedAndRemovedAttributesAreUnavailable() throws {
@@ -28,10 +28,10 @@ import VigilSensors
         defer { monitor.stopMonitoring() }
         tree.write("attr", "twelve\n")
         monitor.refresh()
-        #expect(monitor.readings.value == .unavailable(reason: "\(path): cannot parse \"twelve\" as an integer"))
+        #expect(monitor.readings.value.status == .unavailable(reason: "\(path): cannot parse \"twelve\" as an integer"))
         tree.remove("attr")
         monitor.refresh()
-        #expect(monitor.readings.value == .unavailable(reason: "\(path): no such file or directory"))
+        #expect(monitor.readings.value.status == .unavailable(reason: "\(path): no such file or directory"))
         #expect(!monitor.availability.isAvailable)
     }
 
@@ -56,14 +56,14 @@ import VigilSensors
             writeFile(path, original)
         }
         #expect(monitor.mode == .notifications)
-        #expect(monitor.readings.value == .value(Int(original)!))
+        #expect(monitor.readings.value.status == .value(Int(original)!))
         let changed = Int(original)! + 1
         try #require(writeFile(path, String(changed)), "cannot write \(path)")
         monitor.refresh()
-        #expect(monitor.readings.value == .value(changed))
+        #expect(monitor.readings.value.status == .value(changed))
         writeFile(path, original)
         monitor.refresh()
-        #expect(monitor.readings.value == .value(Int(original)!))
+        #expect(monitor.readings.value.status == .value(Int(original)!))
     }
 
     @Test func pollingStrategyIsHonouredOnSysfsToo() throws {

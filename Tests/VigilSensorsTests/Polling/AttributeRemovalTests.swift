@@ -30,10 +30,10 @@ import VigilSensors
         try monitor.startMonitoring()
         defer { monitor.stopMonitoring() }
         #expect(monitor.mode == .notifications)
-        #expect(monitor.readings.value == .value(1000))
+        #expect(monitor.readings.value.status == .value(1000))
         removed = Self.ip(["link", "del", name])
         try #require(removed)
-        let gone = firstReading(of: monitor.readings) { if case .unavailable = $0 { true } else { false } }
+        let gone = firstReading(of: monitor.readings) { if case .unavailable = $0.status { true } else { false } }
         #expect(gone != nil, "the removal was never reported")
         // The mode changes right after the unavailable reading is published, on the loop thread.
         let switched = await eventually(within: 5) { monitor.mode == .polling }

@@ -121,7 +121,7 @@ func usleepSeconds(_ seconds: Double) {
         let monitor = ThermalMonitor(root: tree.root, updateInterval: .milliseconds(5))
         let count = Mutex(0)
         let subscription = monitor.readings.subscribe { reading in
-            if case .unavailable = reading { count.withLock { $0 += 1 } }
+            if case .unavailable = reading.status { count.withLock { $0 += 1 } }
         }
         defer { subscription.dispose() }
         // A class directory that cannot be listed (a symbolic-link loop) fails every read the same way.

@@ -47,7 +47,7 @@ func loadAverageSource(root: String = "/proc", updateInterval: Duration = .secon
         let seen = Mutex<[SensorReading<LoadAverage>]>([])
         let subscription = load.readings.subscribe { reading in seen.withLock { $0.append(reading) } }
         defer { subscription.dispose() }
-        #expect(seen.withLock { $0 } == [.pending])
+        #expect(seen.withLock { $0 }.map(\.status) == [.pending])
         try load.startMonitoring()
         defer { load.stopMonitoring() }
         #expect(await eventually { seen.withLock { $0 }.count == 2 })
@@ -58,11 +58,14 @@ func loadAverageSource(root: String = "/proc", updateInterval: Duration = .secon
         replaceFile(directory.file("loadavg"), "0.75 0.45 0.31 1/100 1236\n")
         #expect(await eventually { seen.withLock { $0 }.count == 3 })
         try await Task.sleep(for: .milliseconds(30))
-        let expected: [SensorReading<LoadAverage>] = [
+        let expected: [SensorReading<LoadAverage>.Status] = [
             .pending, .value(LoadAverage(oneMinute: 0.5)), .value(LoadAverage(oneMinute: 0.75)),
         ]
-        #expect(seen.withLock { $0 } == expected)
-        #expect(load.latest == .value(LoadAverage(oneMinute: 0.75)))
+        let readings = seen.withLock { $0 }
+        #expect(readings.map(\.status) == expected)
+        // The changed value is a new reading, stamped after the one it replaces.
+        #expect(zip(readings, readings.dropFirst()).allSatisfy { $0.time < $1.time })
+        #expect(load.latest?.status == .value(LoadAverage(oneMinute: 0.75)))
     }
 
     @Test func aMissingFileIsPublishedInBandAndRecovers() async throws {
@@ -72,12 +75,12 @@ func loadAverageSource(root: String = "/proc", updateInterval: Duration = .secon
         #expect(load.availability != .available)
         try load.startMonitoring()
         defer { load.stopMonitoring() }
-        guard case .unavailable(let reason) = load.latest else {
+        guard case .unavailable(let reason) = load.latest?.status else {
             Issue.record("expected unavailable, got \(String(describing: load.latest))")
             return
         }
         #expect(reason.contains("loadavg"))
         replaceFile(directory.file("loadavg"), "1.25 0.40 0.30 1/100 1234\n")
-        #expect(await eventually { load.latest == .value(LoadAverage(oneMinute: 1.25)) })
+        #expect(await eventually { load.latest?.status == .value(LoadAverage(oneMinute: 1.25)) })
     }
 }

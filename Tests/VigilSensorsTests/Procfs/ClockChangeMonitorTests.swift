@@ -47,6 +47,20 @@ import Vigil
         try SourceLifecycleLeakTests.checkReleaseWhileRunning(name: "clock") { _ in ClockChangeMonitor() }
     }
 
+    /// The ECANCELED path cannot be driven here (see above); the event it publishes is made by `noticed()`.
+    @Test func aChangeIsStampedWhenNoticed() {
+        let before = ContinuousClock.now
+        let first = ClockChangeMonitor.noticed()
+        let between = ContinuousClock.now
+        let second = ClockChangeMonitor.noticed()
+        let after = ContinuousClock.now
+        #expect(before <= first.time.monotonic && first.time.monotonic <= between)
+        #expect(between <= second.time.monotonic && second.time.monotonic <= after)
+        #expect(first.time < second.time)
+        let wall = first.time.wall.components
+        #expect(abs(first.secondsSinceEpoch - (Double(wall.seconds) + Double(wall.attoseconds) / 1e18)) < 1e-6)
+    }
+
     @Test func eventDescribesTheTimeInUTC() {
         #expect(
             ClockChange(secondsSinceEpoch: 1_700_000_000.5).description == "wall clock set; now 2023-11-14 22:13:20 UTC"

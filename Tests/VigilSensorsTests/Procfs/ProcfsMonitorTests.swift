@@ -9,7 +9,7 @@ import VigilSensors
         #expect(monitor.availability == .available)
         try monitor.startMonitoring()
         defer { monitor.stopMonitoring() }
-        #expect(monitor.readings.value == .pending)  // a usage needs two samples
+        #expect(monitor.readings.value.status == .pending)  // a usage needs two samples
         let reading = try #require(firstReading(of: monitor.readings) { $0.value != nil })
         let usage = try #require(reading.value)
         #expect((0...1).contains(usage.total))
@@ -35,7 +35,7 @@ import VigilSensors
         #expect(!missing.availability.isAvailable)
         try missing.startMonitoring()
         defer { missing.stopMonitoring() }
-        #expect(missing.readings.value == .unavailable(reason: "/no/such/mount: no such file or directory"))
+        #expect(missing.readings.value.status == .unavailable(reason: "/no/such/mount: no such file or directory"))
     }
 
     @Test func fakeProcRootIsRead() throws {
@@ -58,7 +58,7 @@ extension ProcfsMonitorTests {
         let monitor = CPUUsageMonitor(root: tree.root, updateInterval: .seconds(3600))
         tree.write("stat", "cpu  0 0 0 100 0\ncpu0 0 0 0 100 0\n")
         try monitor.startMonitoring()
-        #expect(monitor.readings.value == .pending)
+        #expect(monitor.readings.value.status == .pending)
         tree.write("stat", "cpu  50 0 0 150 0\ncpu0 50 0 0 150 0\n")
         monitor.refresh()
         #expect(monitor.readings.value.value?.total == 0.5)

@@ -1,0 +1,41 @@
+import Synchronization
+import Testing
+import Vigil
+import VigilSensors
+
+/// A published network path carries the time the mirror changed; a re-dump that finds nothing new publishes nothing.
+@Suite(
+    .serialized, .timeLimit(.minutes(1)),
+    .enabled(if: NetlinkTestNamespace.isRoot, "needs root to create network namespaces (ip netns add)"))
+struct NetworkPathTimeTests {
+    @Test func aPathIsStampedWhenTheMirrorChangedAndAnUnchangedDumpPublishesNothing() async throws {
+        let namespace = try NetlinkTestNamespace()
+        defer { namespace.remove() }
+        let monitor = NetworkMonitor(namespace: namespace.path)
+        let published = Mutex<[NetworkPath]>([])
+        let subscription = monitor.readings.subscribe { path in published.withLock { $0.append(path) } }
+        defer { subscription.dispose() }
+        let beforeStart = ContinuousClock.now
+        try monitor.startMonitoring()
+        defer { monitor.stopMonitoring() }
+        #expect(await eventually(within: 20) { monitor.readings.value.interface(named: "lo") != nil })
+        let afterDump = ContinuousClock.now
+        let first = monitor.readings.value
+        #expect(beforeStart <= first.time.monotonic && first.time.monotonic <= afterDump)
+
+        // The same tables dumped again: the new path differs only in its time, so it is not published.
+        let count = published.withLock { $0.count }
+        monitor.refresh()
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(published.withLock { $0.count } == count, "\(published.withLock { $0.map(\.description) })")
+        #expect(monitor.readings.value == first)
+
+        let beforeChange = ContinuousClock.now
+        try namespace.ip("link", "add", "tva", "type", "veth", "peer", "name", "tvb")
+        #expect(await eventually(within: 20) { monitor.readings.value.interface(named: "tva") != nil })
+        let afterChange = ContinuousClock.now
+        let changed = try #require(published.withLock { $0 }.first { $0.interface(named: "tva") != nil })
+        #expect(beforeChange <= changed.time.monotonic && changed.time.monotonic <= afterChange)
+        #expect(first.time < changed.time)
+    }
+}
