@@ -4,11 +4,13 @@ import Vigil
 /// notify.
 ///
 /// Use the aliases: ``ThermalMonitor``, ``HwmonMonitor``, ``CPUUsageMonitor``, ``MemoryUsageMonitor``,
-/// ``StorageMonitor``; each documents its default interval and units. On start it reads once, then every
-/// ``updateInterval`` (changeable while running with ``setUpdateInterval(_:)``). Readings are a `BehaviorSubject` holding the latest ``SensorReading``: `pending` before the first
-/// value, then each value that differs from the previous one, or `unavailable` with the reason when a read fails
-/// (polling goes on, so a value returns once the cause goes away). Readings are published on the event-loop thread,
-/// never under a lock. An idle monitor costs one timer wake-up per interval, nothing in between.
+/// ``StorageMonitor``; each documents its default interval and units. Start reads once on the starting thread
+/// (sysfs and procfs answer at once; ``StorageMonitor`` starts at once and makes that read on the event-loop thread,
+/// as a `statvfs` of a dead network mount can block), then once every ``updateInterval`` (changeable while running with ``setUpdateInterval(_:)``). Readings are a `BehaviorSubject`
+/// holding the latest ``SensorReading``: `pending` until the first read, then each value that differs from the
+/// previous one, or `unavailable` with the reason when a read fails (polling goes on, so a value returns once the
+/// cause goes away). Readings are published on the event-loop thread, never under a lock; ``refresh()`` reads on
+/// the calling thread. An idle monitor costs one timer wake-up per interval, nothing in between.
 public final class PolledMonitor<Value>: Source
 where Value: Sendable & Equatable & Encodable & CustomStringConvertible {
     /// A short human name, for example "Thermal zones".
@@ -34,19 +36,23 @@ where Value: Sendable & Equatable & Encodable & CustomStringConvertible {
             read: read)
     }
 
-    /// The designated initializer; `onStart` runs on the starting thread before the first read of each run.
-    init(
+    /// The designated initializer (package: tests make monitors that read first on the loop); `onStart` runs on the
+    /// starting thread before the first read of each run, which happens where `firstRead` says.
+    package init(
         name: String, updateInterval: Duration, eventLoop: EventLoop,
         availability: @escaping @Sendable () -> Availability,
-        onStart: (@Sendable () -> Void)?, read: @escaping @Sendable () throws(SensorError) -> Value?
+        onStart: (@Sendable () -> Void)?, firstRead: FirstReadPlacement = .atOnce,
+        read: @escaping @Sendable () throws(SensorError) -> Value?
     ) {
         self.name = name
         self.check = availability
         self.onStart = onStart
+        self.firstRead = firstRead
         driver = PollingDriver(interval: updateInterval, eventLoop: eventLoop, read: read)
     }
 
     private let onStart: (@Sendable () -> Void)?
+    private let firstRead: FirstReadPlacement
 
     deinit { driver.stop() }
 
@@ -65,7 +71,7 @@ where Value: Sendable & Equatable & Encodable & CustomStringConvertible {
     public func startMonitoring() throws {
         guard !driver.isRunning else { return }
         onStart?()
-        try driver.start()
+        try driver.start(firstRead: firstRead)
     }
     public func stopMonitoring() { driver.stop() }
 

@@ -12,6 +12,8 @@ final class PollingDriver<Value>: Sendable where Value: Sendable & Equatable & E
         /// Runs on each tick of this run's timer; nil when the run has no timer.
         var tick: (@Sendable () -> Void)?
         var timer: EventLoop.Registration?
+        /// The one-shot timer of a first read made on the loop; nil once it ran or when reading at once.
+        var firstRead: EventLoop.Registration?
         var generation = 0
         /// Counts timer installations, so of two overlapping reschedules only the later keeps its timer.
         var timerTicket = 0
@@ -38,10 +40,14 @@ final class PollingDriver<Value>: Sendable where Value: Sendable & Equatable & E
     /// The update interval.
     var interval: Duration { state.withLock { $0.interval } }
 
-    /// Starts (with the polling timer unless `polling` is false) and reads once at once; does nothing when running.
+    /// Starts (with the polling timer unless `polling` is false) and reads once; does nothing when running.
     ///
-    /// - Parameter tick: What the timer runs; ``refresh()`` when nil.
-    func start(polling: Bool = true, tick: (@Sendable () -> Void)? = nil) throws(SensorError) {
+    /// - Parameters:
+    ///   - tick: What the timer runs; ``refresh()`` when nil.
+    ///   - firstRead: Where the first read happens.
+    func start(
+        polling: Bool = true, tick: (@Sendable () -> Void)? = nil, firstRead: FirstReadPlacement = .atOnce
+    ) throws(SensorError) {
         let generation: Int? = state.withLock { state in
             guard !state.running else { return nil }
             state.running = true
@@ -62,7 +68,21 @@ final class PollingDriver<Value>: Sendable where Value: Sendable & Equatable & E
                 throw error
             }
         }
+        if firstRead == .onLoop, scheduleFirstRead(generation) { return }
         refresh()
+    }
+
+    /// Schedules this run's first read on the loop; false when the loop cannot (then the caller reads at once).
+    private func scheduleFirstRead(_ generation: Int) -> Bool {
+        guard let timer = try? eventLoop.schedule(after: .microseconds(1), handler: { [weak self] in self?.refresh() })
+        else { return false }
+        let kept = state.withLock { state in
+            guard state.generation == generation, state.running else { return false }
+            state.firstRead = timer
+            return true
+        }
+        if !kept { timer.cancel() }
+        return true
     }
 
     /// Installs the polling timer of this run, running `tick` (``refresh()`` when nil) every interval; does nothing
@@ -116,18 +136,19 @@ final class PollingDriver<Value>: Sendable where Value: Sendable & Equatable & E
         if !keep { timer.cancel() }
     }
 
-    /// Stops the timer.
+    /// Stops the timer (and a first read not made yet).
     func stop() {
-        let timer = state.withLock { state in
+        let timers = state.withLock { state in
             state.generation += 1
             state.running = false
             defer {
                 state.tick = nil
                 state.timer = nil
+                state.firstRead = nil
             }
-            return state.timer
+            return [state.timer, state.firstRead]
         }
-        timer?.cancel()
+        for timer in timers { timer?.cancel() }
     }
 
     /// Reads now and publishes the result if it differs from the current reading.

@@ -2,7 +2,9 @@
 public typealias StorageMonitor = PolledMonitor<StorageReading>
 
 extension PolledMonitor where Value == StorageReading {
-    /// Creates a storage monitor; nothing is read until it starts.
+    /// Creates a storage monitor; nothing is read until it starts, and start returns without reading: the first
+    /// `statvfs` runs on the event loop (on a dead network mount it can block), so readings stay `pending` until it
+    /// returns.
     ///
     /// - Parameters:
     ///   - mountPoints: The paths to report (default `/`); each is asked about with `statvfs(3)`.
@@ -24,7 +26,7 @@ extension PolledMonitor where Value == StorageReading {
                 return mountPoints.isEmpty
                     ? .unavailable(reason: .missingDevice, detail: "no mount points given")
                     : .available
-            },
+            }, onStart: nil, firstRead: .onLoop,
             read: { () throws(SensorError) in
                 var volumes: [StorageUsage] = []
                 for mountPoint in mountPoints { volumes.append(try StorageUsage.read(mountPoint: mountPoint)) }

@@ -30,12 +30,15 @@ import VigilSensors
         #expect(monitor.availability == .available)
         try monitor.startMonitoring()
         defer { monitor.stopMonitoring() }
-        #expect(monitor.readings.value.value?.volumes.map(\.mountPoint) == ["/", "/tmp"])
+        // The first statvfs runs on the event loop, after start returned.
+        let read = firstReading(of: monitor.readings) { $0.status != .pending }
+        #expect(read?.value?.volumes.map(\.mountPoint) == ["/", "/tmp"])
         let missing = StorageMonitor(mountPoints: ["/no/such/mount"])
         #expect(!missing.availability.isAvailable)
         try missing.startMonitoring()
         defer { missing.stopMonitoring() }
-        #expect(missing.readings.value.status == .unavailable(reason: "/no/such/mount: no such file or directory"))
+        let failed = firstReading(of: missing.readings) { $0.status != .pending }
+        #expect(failed?.status == .unavailable(reason: "/no/such/mount: no such file or directory"))
     }
 
     @Test func fakeProcRootIsRead() throws {
