@@ -172,14 +172,19 @@ final class IIOBufferedSampler: IIOSampler {
     }
 
     /// Reads what the device node holds, decodes the whole scans and keeps a partial one for the next read.
+    ///
+    /// The read happens outside the lock: this runs on the loop thread, and ``stop()`` cancels the registration
+    /// (which waits for a running call of this handler) before it closes the node.
     private func readAvailable() {
+        let reading = state.withLock { state in state.map { ($0.node, max(4096, $0.layout.scanBytes * 16)) } }
+        guard let (node, chunkSize) = reading else { return }
+        var chunk = [UInt8](repeating: 0, count: chunkSize)
+        let count = chunk.withUnsafeMutableBytes { read(node.rawValue, $0.baseAddress, $0.count) }
+        let readError = count < 0 ? Errno.current : nil
         let outcome: ReadOutcome = state.withLock { state in
-            guard var running = state else { return .nothing }
+            guard var running = state, running.node === node else { return .nothing }
             defer { state = running }
-            var chunk = [UInt8](repeating: 0, count: max(4096, running.layout.scanBytes * 16))
-            let count = chunk.withUnsafeMutableBytes { read(running.node.rawValue, $0.baseAddress, $0.count) }
-            if count < 0 {
-                let errno = Errno.current
+            if let errno = readError {
                 if errno == .wouldBlock || errno == .interrupted { return .nothing }
                 return .failed(SensorError.from(errno, call: "read", path: device.deviceNodePath))
             }
