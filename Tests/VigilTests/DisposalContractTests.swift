@@ -62,31 +62,11 @@ import Vigil
     @Test(arguments: [false, true])
     func disposeAndWaitWaitsForTheCallbackRunningElsewhere(onQueue: Bool) {
         let subject = PublishSubject<Int>()
-        let started = DispatchSemaphore(value: 0)
-        let release = DispatchSemaphore(value: 0)
-        let callbackReturned = Atomic<Bool>(false)
-        let disposeReturned = Atomic<Bool>(false)
-        let sawCallbackReturned = Atomic<Bool>(false)
+        let callback = BlockedCallback()
         let consumer = DispatchQueue(label: "consumer")
-        let subscription = subject.subscribe(on: onQueue ? .queue(consumer) : .immediate) { _ in
-            started.signal()
-            release.wait()
-            callbackReturned.store(true, ordering: .releasing)
-        }
+        let subscription = subject.subscribe(on: onQueue ? .queue(consumer) : .immediate) { _ in callback.run() }
         DispatchQueue(label: "publisher").async { subject.publish(1) }
-        started.wait()
-        TestThread.detach {
-            subscription.disposeAndWait()
-            sawCallbackReturned.store(callbackReturned.load(ordering: .acquiring), ordering: .relaxed)
-            disposeReturned.store(true, ordering: .releasing)
-        }
-        usleepMilliseconds(50)
-        let disposeReturnedNow = disposeReturned.load(ordering: .acquiring)
-        #expect(!disposeReturnedNow)
-        release.signal()
-        #expect(eventually { disposeReturned.load(ordering: .acquiring) })
-        let sawCallbackReturnedNow = sawCallbackReturned.load(ordering: .relaxed)
-        #expect(sawCallbackReturnedNow)
+        callback.expectDisposeAndWaitWaits(for: subscription)
     }
 
     @Test func aCompletionOnAQueueFollowsTheSameRulesAsValues() {
@@ -98,67 +78,27 @@ import Vigil
         let early = subject.subscribe(
             on: .queue(consumer), onNext: { _ in }, onCompletion: { _ in completions.add(1, ordering: .relaxed) })
         let other = PublishSubject<Int>()
-        let started = DispatchSemaphore(value: 0)
-        let release = DispatchSemaphore(value: 0)
-        let callbackReturned = Atomic<Bool>(false)
-        let waiting = other.subscribe(
-            on: .queue(consumer), onNext: { _ in },
-            onCompletion: { _ in
-                started.signal()
-                release.wait()
-                callbackReturned.store(true, ordering: .releasing)
-            })
+        let callback = BlockedCallback()
+        let waiting = other.subscribe(on: .queue(consumer), onNext: { _ in }, onCompletion: { _ in callback.run() })
         subject.complete()
         early.dispose()
         other.complete()
         unblock()
         // Waited for while it runs.
-        started.wait()
-        let disposeReturned = Atomic<Bool>(false)
-        TestThread.detach {
-            waiting.disposeAndWait()
-            disposeReturned.store(true, ordering: .releasing)
-        }
-        usleepMilliseconds(50)
-        let disposeReturnedNow = disposeReturned.load(ordering: .acquiring)
-        #expect(!disposeReturnedNow)
-        release.signal()
-        #expect(eventually { disposeReturned.load(ordering: .acquiring) })
-        let callbackReturnedNow = callbackReturned.load(ordering: .acquiring)
-        #expect(callbackReturnedNow)
+        callback.expectDisposeAndWaitWaits(for: waiting)
         consumer.sync {}
         #expect(completions.load(ordering: .relaxed) == 0)
     }
 
     @Test func theFinishedOfAReleasedSubjectIsWaitedFor() {
-        let started = DispatchSemaphore(value: 0)
-        let release = DispatchSemaphore(value: 0)
-        let callbackReturned = Atomic<Bool>(false)
+        let callback = BlockedCallback()
         let holder = TestLock<PublishSubject<Int>?>(PublishSubject<Int>())
-        let subscription = holder.withLock { $0! }.subscribe(
-            onNext: { _ in },
-            onCompletion: { _ in
-                started.signal()
-                release.wait()
-                callbackReturned.store(true, ordering: .releasing)
-            })
+        let subscription = holder.withLock { $0! }.subscribe(onNext: { _ in }, onCompletion: { _ in callback.run() })
         TestThread.detach {
             let subject = holder.withLock { $0.take() }
             withExtendedLifetime(subject) {}
         }
-        started.wait()
-        let disposeReturned = Atomic<Bool>(false)
-        TestThread.detach {
-            subscription.disposeAndWait()
-            disposeReturned.store(true, ordering: .releasing)
-        }
-        usleepMilliseconds(50)
-        let disposeReturnedNow = disposeReturned.load(ordering: .acquiring)
-        #expect(!disposeReturnedNow)
-        release.signal()
-        #expect(eventually { disposeReturned.load(ordering: .acquiring) })
-        let callbackReturnedNow = callbackReturned.load(ordering: .acquiring)
-        #expect(callbackReturnedNow)
+        callback.expectDisposeAndWaitWaits(for: subscription)
     }
 
     @Test func eachSubscriptionReceivesAContiguousRunOfValues() {
@@ -242,4 +182,40 @@ func contiguousRunsSurviveRacingDisposals() -> Int {
         let values = recorder.values
         return zip(values, values.dropFirst()).contains { $1 != $0 + 1 }
     }.count
+}
+
+/// A callback that blocks until released, for checking that `disposeAndWait()` waits for a callback running
+/// elsewhere.
+final class BlockedCallback: Sendable {
+    private let started = DispatchSemaphore(value: 0)
+    private let release = DispatchSemaphore(value: 0)
+    private let returned = Atomic<Bool>(false)
+
+    /// The callback's body: says it started, waits to be released, then marks that it returned.
+    func run() {
+        started.signal()
+        release.wait()
+        returned.store(true, ordering: .releasing)
+    }
+
+    /// Waits until the callback runs, then checks that `disposeAndWait()` on another thread does not return before
+    /// the callback does, and returns once it did.
+    func expectDisposeAndWaitWaits(for subscription: Subscription, sourceLocation: SourceLocation = #_sourceLocation) {
+        started.wait()
+        let disposeReturned = Atomic<Bool>(false)
+        let sawCallbackReturned = Atomic<Bool>(false)
+        TestThread.detach {
+            subscription.disposeAndWait()
+            sawCallbackReturned.store(self.returned.load(ordering: .acquiring), ordering: .relaxed)
+            disposeReturned.store(true, ordering: .releasing)
+        }
+        usleepMilliseconds(50)
+        let disposeReturnedEarly = disposeReturned.load(ordering: .acquiring)
+        #expect(
+            !disposeReturnedEarly, "disposeAndWait() returned while the callback ran", sourceLocation: sourceLocation)
+        release.signal()
+        #expect(eventually { disposeReturned.load(ordering: .acquiring) }, sourceLocation: sourceLocation)
+        let sawCallbackReturnedNow = sawCallbackReturned.load(ordering: .relaxed)
+        #expect(sawCallbackReturnedNow, "disposeAndWait() returned before the callback", sourceLocation: sourceLocation)
+    }
 }

@@ -20,9 +20,6 @@ public final class DeviceMonitor: Source, Sendable {
     /// The kernel's uevent multicast group (udev re-broadcasts on group 2, which Vigil does not trust).
     private static let kernelGroup: UInt32 = 1
     private static let datagramsPerWakeup = 256
-    /// The first delay before reopening a failed socket; it doubles on each failure in a row, up to ``retryLimit``.
-    private static let firstRetryDelay = Duration.milliseconds(100)
-    private static let retryLimit = Duration.seconds(30)
 
     private struct State {
         var isRunning = false
@@ -32,7 +29,7 @@ public final class DeviceMonitor: Source, Sendable {
         var registration: EventLoop.Registration?
         /// The pending reopen after a failure.
         var retry: EventLoop.Registration?
-        var retryDelay = DeviceMonitor.firstRetryDelay
+        var backoff = RetryBackoff()
         /// The receive buffer, taken out by the loop thread while it reads.
         var buffer = [UInt8](repeating: 0, count: 1 << 14)
         /// An error the next read reports instead of reading (``simulateSocketError(_:)``).
@@ -105,7 +102,7 @@ public final class DeviceMonitor: Source, Sendable {
             guard !state.isRunning else { return nil }
             state.isRunning = true
             state.generation &+= 1
-            state.retryDelay = Self.firstRetryDelay
+            state.backoff.reset()
             return state.generation
         }
         guard let generation else { return }
@@ -275,9 +272,7 @@ public final class DeviceMonitor: Source, Sendable {
     private func scheduleReopen(_ generation: UInt64, after error: SensorError) {
         let delay = state.withLock { state -> Duration? in
             guard state.isRunning, state.generation == generation else { return nil }
-            let delay = state.retryDelay
-            state.retryDelay = min(delay * 2, Self.retryLimit)
-            return delay
+            return state.backoff.take()
         }
         guard let delay else { return }
         deliver(.unavailable(reason: "\(error); trying again in \(delay)"))
@@ -305,7 +300,7 @@ public final class DeviceMonitor: Source, Sendable {
         let reopened = state.withLock { state in
             guard state.generation == generation, state.socket != nil else { return false }
             state.retry = nil
-            state.retryDelay = Self.firstRetryDelay
+            state.backoff.reset()
             return true
         }
         if reopened { deliver(.overflow) }

@@ -30,12 +30,9 @@ public final class NetworkMonitor: Source, Sendable {
     private static let datagramsPerWakeup = 256
     /// How long a dump request may go unanswered before it is sent again (the kernel's answer can be lost when the
     /// receive buffer is full).
-    private static let dumpTimeout = Duration.seconds(5)
-    /// The first delay before reopening a failed socket; it doubles on each failure in a row, up to ``retryLimit``.
-    private static let firstRetryDelay = Duration.milliseconds(100)
-    private static let retryLimit = Duration.seconds(30)
+    static let dumpTimeout = Duration.seconds(5)
 
-    private struct State {
+    struct State {
         var isRunning = false
         /// Counts starts, stops and reopens; a loop callback of an older generation does nothing.
         var generation: UInt64 = 0
@@ -48,7 +45,7 @@ public final class NetworkMonitor: Source, Sendable {
         var lastPublished: NetworkPath?
         /// The receive buffer, taken out by the loop thread while it reads.
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
-        var retryDelay = NetworkMonitor.firstRetryDelay
+        var backoff = RetryBackoff()
         /// An error the next read reports instead of reading (``simulateSocketError(_:)``).
         var injectedError: Errno?
     }
@@ -62,9 +59,9 @@ public final class NetworkMonitor: Source, Sendable {
 
     private let receiveBufferSize: Int
     private let root: String
-    private let loop: EventLoop
-    private let counters = NetlinkCounters()
-    private let state = Mutex(State())
+    let loop: EventLoop
+    let counters = NetlinkCounters()
+    let state = Mutex(State())
 
     /// Creates a monitor; it does nothing until ``startMonitoring()``.
     ///
@@ -118,7 +115,7 @@ public final class NetworkMonitor: Source, Sendable {
             state.isRunning = true
             state.generation &+= 1
             state.lastPublished = nil
-            state.retryDelay = Self.firstRetryDelay
+            state.backoff.reset()
             return state.generation
         }
         guard let generation else { return }
@@ -196,7 +193,7 @@ public final class NetworkMonitor: Source, Sendable {
     }
 
     /// Opens a socket for `generation`, registers it with the loop and asks for the first dump.
-    private func open(_ generation: UInt64) throws(SensorError) {
+    func open(_ generation: UInt64) throws(SensorError) {
         let socket = try NetlinkSocket(
             netlinkProtocol: NETLINK_ROUTE, groups: Self.groups, namespace: namespace,
             receiveBufferSize: receiveBufferSize, passCredentials: false)
@@ -301,7 +298,7 @@ public final class NetworkMonitor: Source, Sendable {
         }
         let path = state.withLock { state -> NetworkPath? in
             guard state.generation == generation, let path = state.machine?.publishablePath else { return nil }
-            state.retryDelay = Self.firstRetryDelay
+            state.backoff.reset()
             guard !path.hasSameContent(as: state.lastPublished) else { return nil }
             state.lastPublished = path
             return path
@@ -313,101 +310,5 @@ public final class NetworkMonitor: Source, Sendable {
     private enum Input {
         case overflow
         case envelopes([RouteEnvelope])
-    }
-
-    /// Sends the dump again if the request with `sequence` is still unanswered.
-    private func checkDump(sequence: UInt32, _ generation: UInt64) {
-        let decided = state.withLock { state -> (NetlinkSocket, [NetworkMonitorStateMachine.Action])? in
-            guard state.generation == generation, let socket = state.socket, var machine = state.machine,
-                machine.pendingSequence == sequence
-            else { return nil }
-            defer { state.machine = machine }
-            return (socket, machine.restart())
-        }
-        guard let (socket, actions) = decided else { return }
-        do throws(SensorError) {
-            try perform(actions, on: socket, generation)
-        } catch {
-            handleFailure(generation, error)
-        }
-    }
-
-    /// Closes the failed socket, publishes the error in-band, and reopens after a delay that doubles each time.
-    private func handleFailure(_ generation: UInt64, _ error: SensorError) {
-        let decided = state.withLock { state -> (EventLoop.Registration?, [EventLoop.Registration], NetlinkSocket?)? in
-            guard state.isRunning, state.generation == generation else { return nil }
-            state.generation &+= 1
-            defer {
-                state.registration = nil
-                state.timers = []
-                state.socket = nil
-                state.machine = nil
-                state.lastPublished = nil
-            }
-            return (state.registration, state.timers, state.socket)
-        }
-        guard let (registration, timers, socket) = decided else { return }
-        registration?.cancel()
-        for timer in timers { timer.cancel() }
-        socket?.close()
-        scheduleReopen(generation &+ 1, after: error)
-    }
-
-    /// Publishes `error` as an unavailable path and schedules a reopen for `generation`.
-    private func scheduleReopen(_ generation: UInt64, after error: SensorError) {
-        let delay = state.withLock { state -> Duration? in
-            guard state.isRunning, state.generation == generation else { return nil }
-            let delay = state.retryDelay
-            state.retryDelay = min(delay * 2, Self.retryLimit)
-            return delay
-        }
-        guard let delay else { return }
-        readings.publish(.unavailable(reason: "\(error); trying again in \(delay)"))
-        do throws(SensorError) {
-            try addTimer(generation, loop.schedule(after: delay) { [weak self] in self?.reopen(generation) })
-        } catch {
-            // The loop cannot make timers (it was shut down): the path stays unavailable with the original error.
-        }
-    }
-
-    private func reopen(_ generation: UInt64) {
-        do throws(SensorError) {
-            try open(generation)
-        } catch {
-            scheduleReopen(generation, after: error)
-        }
-    }
-
-    /// Keeps `timer` to cancel on stop, or cancels it now if `generation` is over.
-    private func addTimer(_ generation: UInt64, _ timer: EventLoop.Registration) {
-        let kept = state.withLock { state in
-            guard state.generation == generation else { return false }
-            // Fired one-shot timers are unregistered already; keep only those still pending.
-            state.timers.removeAll { $0.isCancelled }
-            state.timers.append(timer)
-            return true
-        }
-        if !kept { timer.cancel() }
-    }
-
-    /// Sends the requests the state machine asked for, each watched by a one-shot timer that resends the dump if no
-    /// answer comes; an expired timer whose request was answered does nothing. Called outside the lock.
-    private func perform(
-        _ actions: [NetworkMonitorStateMachine.Action], on socket: NetlinkSocket, _ generation: UInt64
-    ) throws(SensorError) {
-        for action in actions {
-            switch action {
-            case .request(let step, let sequence):
-                if step == .links { counters.add(.dumps) }
-                try socket.send(NetworkMonitorStateMachine.requestBytes(step, sequence: sequence))
-                let watchdog = try loop.schedule(after: Self.dumpTimeout) { [weak self] in
-                    self?.checkDump(sequence: sequence, generation)
-                }
-                addTimer(generation, watchdog)
-            case .fail(let errno):
-                throw SensorError.systemCall(
-                    name: "rtnetlink dump", target: socket.target, errno: Errno(rawValue: errno))
-            }
-        }
     }
 }
