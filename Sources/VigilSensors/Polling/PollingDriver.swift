@@ -4,7 +4,8 @@ import Vigil
 ///
 /// `read` runs on the event-loop thread (or the caller's thread for ``refresh()``), never under the driver's lock;
 /// it returns `nil` when it has nothing to report yet (a first CPU sample). A reading is stamped when its read
-/// returns; one whose status equals the current one is not published again, so subscribers see changes only. A failed read publishes `unavailable` and polling goes on.
+/// returns; one whose status equals the current one is not published again, so subscribers see changes only. A
+/// failed read publishes `unavailable` and polling goes on.
 final class PollingDriver<Value>: Sendable where Value: Sendable & Equatable & Encodable & CustomStringConvertible {
     private struct State {
         var running = false
