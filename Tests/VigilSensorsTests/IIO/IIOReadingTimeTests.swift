@@ -2,7 +2,7 @@ import Testing
 import Vigil
 import VigilSensors
 
-@Suite(.timeLimit(.minutes(1))) struct IIOReadingTimeTests {
+@Suite(.timeLimit(.minutes(10))) struct IIOReadingTimeTests {
     @Test func aSampleIsStampedWhenReadAndAnUnchangedReReadPublishesNothing() throws {
         let tree = FakeIIOTree()
         tree.addDevice(0, name: "acpi-als", files: ["in_illuminance_input": "10\n"])

@@ -4,7 +4,7 @@ import Testing
 
 @testable import VigilSensors
 
-@Suite(.timeLimit(.minutes(1))) struct ReadingTimeTests {
+@Suite(.timeLimit(.minutes(10))) struct ReadingTimeTests {
     static let base = ContinuousClock.now
 
     @Test(arguments: [

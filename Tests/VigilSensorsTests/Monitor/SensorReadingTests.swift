@@ -3,7 +3,7 @@ import Testing
 
 @testable import VigilSensors
 
-@Suite(.timeLimit(.minutes(1))) struct SensorReadingTests {
+@Suite(.timeLimit(.minutes(10))) struct SensorReadingTests {
     struct Level: Sendable, Equatable, Encodable, CustomStringConvertible {
         let level: Int
         var description: String { "level \(level)" }

@@ -3,7 +3,7 @@ import Testing
 import Vigil
 import VigilSensors
 
-@Suite(.timeLimit(.minutes(1))) struct DeviceEventTimeTests {
+@Suite(.timeLimit(.minutes(10))) struct DeviceEventTimeTests {
     @Test func encodesTheTimeBesideTheEvent() throws {
         let time = ReadingTime(monotonic: .now, wall: .seconds(1))
         let encoder = JSONEncoder()

@@ -5,7 +5,7 @@ import VigilSensors
 
 /// A published network path carries the time the mirror changed; a re-dump that finds nothing new publishes nothing.
 @Suite(
-    .serialized, .timeLimit(.minutes(1)),
+    .serialized, .timeLimit(.minutes(10)),
     .enabled(if: NetlinkTestNamespace.isRoot, "needs root to create network namespaces (ip netns add)"))
 struct NetworkPathTimeTests {
     @Test func aPathIsStampedWhenTheMirrorChangedAndAnUnchangedDumpPublishesNothing() async throws {

@@ -2,7 +2,7 @@ import Testing
 import Vigil
 import VigilSensors
 
-@Suite(.timeLimit(.minutes(1))) struct PolledReadingTimeTests {
+@Suite(.timeLimit(.minutes(10))) struct PolledReadingTimeTests {
     @Test func aReadingIsStampedWhenReadAndAnUnchangedReReadPublishesNothing() throws {
         let tree = FakeSysfsTree()
         tree.write("attr", "1\n")
