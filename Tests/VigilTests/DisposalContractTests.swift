@@ -113,15 +113,7 @@ import Vigil
         defer { CrossThreadFence.forcesFallback.store(false, ordering: .relaxed) }
         #expect(contiguousRunsSurviveRacingDisposals() == 0)
         let subject = PublishSubject<Int>()
-        let running = Atomic<Bool>(true)
-        let publisher = DispatchQueue(label: "publisher")
-        publisher.async {
-            var value = 0
-            while running.load(ordering: .relaxed) {
-                subject.publish(value)
-                value += 1
-            }
-        }
+        let publisher = TirelessPublisher(into: subject)
         var late = 0
         for _ in 0..<200 {
             let disposed = Atomic<Bool>(false)
@@ -137,8 +129,7 @@ import Vigil
             usleepMilliseconds(1)
             late += lateCalls.load(ordering: .relaxed)
         }
-        running.store(false, ordering: .relaxed)
-        publisher.sync {}
+        publisher.stop()
         #expect(late == 0)
     }
 }
@@ -147,18 +138,10 @@ import Vigil
 /// churns others, so disposals race with deliveries); returns how many subscribers saw a gap.
 func contiguousRunsSurviveRacingDisposals() -> Int {
     let subject = PublishSubject<Int>()
-    let running = Atomic<Bool>(true)
-    let publisher = DispatchQueue(label: "publisher")
-    publisher.async {
-        var value = 0
-        while running.load(ordering: .relaxed) {
-            subject.publish(value)
-            value += 1
-        }
-    }
+    let publisher = TirelessPublisher(into: subject)
     let noise = DispatchQueue(label: "noise")
     noise.async {
-        while running.load(ordering: .relaxed) {
+        while publisher.isRunning {
             let subscriptions = (0..<4).map { _ in subject.subscribe { _ in } }
             subscriptions.reversed().forEach { $0.dispose() }
         }
@@ -175,8 +158,7 @@ func contiguousRunsSurviveRacingDisposals() -> Int {
         recorders.append(recorder)
         if round % 1_000 == 0, ContinuousClock.now > deadline { break }
     }
-    running.store(false, ordering: .relaxed)
-    publisher.sync {}
+    publisher.stop()
     noise.sync {}
     return recorders.filter { recorder in
         let values = recorder.values

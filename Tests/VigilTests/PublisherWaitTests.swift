@@ -70,15 +70,7 @@ import Vigil
 
     @Test func aPublisherThatNeverPausesCannotTrapAnotherThreadDelivering() {
         let subject = PublishSubject<Int>()
-        let running = Atomic<Bool>(true)
-        let publisher = DispatchQueue(label: "tireless publisher")
-        publisher.async {
-            var value = 0
-            while running.load(ordering: .relaxed) {
-                subject.publish(value)
-                value += 1
-            }
-        }
+        let publisher = TirelessPublisher(into: subject)
         // Each subscribe may have to deliver the publisher's queued values; it must still return promptly.
         let received = Atomic<Int>(0)
         let finished = finishes {
@@ -87,8 +79,7 @@ import Vigil
                 subscription.dispose()
             }
         }
-        running.store(false, ordering: .relaxed)
-        publisher.sync {}
+        publisher.stop()
         #expect(finished)
     }
 }

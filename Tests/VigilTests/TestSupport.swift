@@ -156,3 +156,27 @@ extension Atomic where Value == Int {
         }
     }
 }
+
+/// Publishes 0, 1, 2, … into a subject without pause, on a queue of its own, until ``stop()``.
+final class TirelessPublisher: Sendable {
+    private let running = Atomic<Bool>(true)
+    private let queue = DispatchQueue(label: "tireless publisher")
+
+    init(into subject: PublishSubject<Int>) {
+        queue.async { [self] in
+            var value = 0
+            while isRunning {
+                subject.publish(value)
+                value += 1
+            }
+        }
+    }
+
+    var isRunning: Bool { running.load(ordering: .relaxed) }
+
+    /// Stops publishing; returns once the last publish has returned.
+    func stop() {
+        running.store(false, ordering: .relaxed)
+        queue.sync {}
+    }
+}
