@@ -75,12 +75,12 @@ import Vigil
         subscription.dispose()
     }
 
-    @Test func takeCountsEveryValueNotOnlyTheDeliveredOnes() {
+    @Test func prefixCountsEveryValueNotOnlyTheDeliveredOnes() {
         let subject = PublishSubject<Int>()
         let consumer = DispatchQueue(label: "consumer")
         let taken = Recorder<Int>()
         let unblock = block(consumer)
-        let subscription = taken.subscribe(to: subject.take(2), on: .queue(consumer, buffer: .latest))
+        let subscription = taken.subscribe(to: subject.prefix(2), on: .queue(consumer, buffer: .latest))
         for value in 1...5 { subject.publish(value) }
         unblock()
         consumer.sync {}
@@ -149,7 +149,7 @@ import Vigil
     @Test func anOperatorAfterATerminatingOneEndsWithIt() {
         let source = ProbedSource<Int>()
         let recorder = Recorder<Int>()
-        let subscription = recorder.subscribe(to: source.observable.take(1).map { $0 * 10 }.filter { _ in true })
+        let subscription = recorder.subscribe(to: source.observable.prefix(1).map { $0 * 10 }.filter { _ in true })
         source.subject.publish(4)
         #expect(!source.isSubscribed)
         #expect(recorder.values == [40])

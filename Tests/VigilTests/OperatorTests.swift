@@ -27,7 +27,7 @@ import Vigil
         let subject = PublishSubject<Int>()
         let recorder = Recorder<Int>()
         let subscription = recorder.subscribe(
-            to: subject.map { $0 + 1 }.filter { _ in true }.removeDuplicates().scan(0, +).take(10))
+            to: subject.map { $0 + 1 }.filter { _ in true }.removeDuplicates().scan(0, +).prefix(10))
         subject.publish(1)
         subject.fail(TestError(code: 3))
         #expect(recorder.values == [2])
@@ -60,15 +60,15 @@ import Vigil
         secondSubscription.dispose()
     }
 
-    @Test func takeFinishesAfterCountAndDisposesUpstream() {
+    @Test func prefixFinishesAfterCountAndDisposesUpstream() {
         let subject = BehaviorSubject(0)
         let recorder = Recorder<Int>()
-        let subscription = recorder.subscribe(to: subject.take(3))
+        let subscription = recorder.subscribe(to: subject.prefix(3))
         for value in 1...5 { subject.publish(value) }
         #expect(recorder.values == [0, 1, 2])
         #expect(recorder.completionsReceived.count == 1)
         let source = ProbedSource<Int>()
-        let probe = source.observable.take(2).subscribe { _ in }
+        let probe = source.observable.prefix(2).subscribe { _ in }
         source.subject.publish(1)
         #expect(source.isSubscribed)
         source.subject.publish(2)
@@ -76,7 +76,7 @@ import Vigil
         probe.dispose()
         subscription.dispose()
         let none = Recorder<Int>()
-        let noneSubscription = none.subscribe(to: subject.take(0))
+        let noneSubscription = none.subscribe(to: subject.prefix(0))
         #expect(none.values.isEmpty && none.completionsReceived.count == 1)
         noneSubscription.dispose()
     }
@@ -196,13 +196,31 @@ import Vigil
 @Suite(.timeLimit(.minutes(10))) struct OperatorDisposalTests {
     /// Each operator, applied to a subject whose only subscriber path captures a token; disposing the operator's
     /// subscription must dispose the upstream one and so release the token.
+    /// Subjects that live as long as the tests: a released subject finishes, and a zip with it would end early.
+    static let silent = PublishSubject<Int>()
+    static let held = BehaviorSubject(0)
+
     static let operators: [(String, @Sendable (Observable<Int>) -> Observable<Int>)] = [
         ("map", { $0.map { $0 + 1 } }),
         ("compactMap", { $0.compactMap { $0 } }),
         ("filter", { $0.filter { _ in true } }),
         ("removeDuplicates", { $0.removeDuplicates() }),
         ("scan", { $0.scan(0, +) }),
-        ("take", { $0.take(100) }),
+        ("prefix", { $0.prefix(100) }),
+        ("prefix(while:)", { $0.prefix(while: { _ in true }) }),
+        ("prepend", { $0.prepend(0) }),
+        ("dropFirst", { $0.dropFirst() }),
+        ("drop(while:)", { $0.drop(while: { _ in false }) }),
+        ("removeDuplicates(by:)", { $0.removeDuplicates(by: { _, _ in false }) }),
+        ("ignoreOutput", { $0.ignoreOutput() }),
+        ("withLatestFrom", { $0.withLatestFrom(BehaviorSubject(0)) }),
+        ("withLatestFrom other", { held.withLatestFrom($0) }),
+        ("zip", { Observable.zip($0, silent).map { $0 + $1 } }),
+        ("zip array", { Observable.zip([$0, silent.asObservable()]).map { $0[0] } }),
+        ("combineLatest array", { Observable.combineLatest([$0, BehaviorSubject(0).asObservable()]).map { $0[0] } }),
+        ("tryMap", { $0.tryMap { $0 } }),
+        ("tryFilter", { $0.tryFilter { _ in true } }),
+        ("tryScan", { $0.tryScan(0) { $0 + $1 } }),
         ("merge", { $0.merge(PublishSubject<Int>()) }),
         ("combineLatest", { Observable.combineLatest($0, BehaviorSubject(0)).map { $0 + $1 } }),
         ("throttle", { $0.throttle(.milliseconds(10), on: DispatchQueue(label: "t"), latest: true) }),
