@@ -67,6 +67,20 @@ import Vigil
         #expect(!primary.isSubscribed && !other.isSubscribed)
     }
 
+    @Test func valuesFromTwoThreadsAreSerializedAndTheLatestNeverGoesBack() {
+        let primary = PublishSubject<Int>()
+        let other = PublishSubject<Int>()
+        let recorder = Recorder<[Int]>()
+        let subscription = recorder.subscribe(to: primary.withLatestFrom(other) { [$0, $1] })
+        concurrently(2) { thread in
+            for value in 0..<2_000 { (thread == 0 ? primary : other).publish(value) }
+        }
+        let values = recorder.values
+        #expect(values.count <= 2_000)
+        #expect(zip(values, values.dropFirst()).allSatisfy { $0[0] < $1[0] && $0[1] <= $1[1] })
+        subscription.dispose()
+    }
+
     @Test func aCallbackPublishingIntoBothSourcesIsQueuedNotNested() {
         let primary = PublishSubject<Int>()
         let other = BehaviorSubject(0)
@@ -165,6 +179,23 @@ import Vigil
         #expect(error == ZipOverflowError(sourceIndex: 0, limit: 100))
         #expect(!fast.isSubscribed && !slow.isSubscribed)
         #expect(counter.count == 0)
+        subscription.dispose()
+    }
+
+    @Test(arguments: [0, 1])
+    func theOverflowNamesTheSourceThatRanAheadAndALimitBelowOneCountsAsOne(limit: Int) {
+        let sources = (0..<3).map { _ in ProbedSource<Int>() }
+        let recorder = Recorder<String>()
+        let subscription = recorder.subscribe(
+            to: Observable.zip(sources[0].observable, sources[1].observable, sources[2].observable, bufferLimit: limit)
+                .map { "\($0)\($1)\($2)" })
+        sources[2].subject.publish(1)
+        #expect(recorder.completionsReceived.isEmpty)
+        sources[2].subject.publish(2)
+        #expect(
+            recorder.completionsReceived.first?.error as? ZipOverflowError == ZipOverflowError(sourceIndex: 2, limit: 1)
+        )
+        #expect(sources.allSatisfy { !$0.isSubscribed })
         subscription.dispose()
     }
 

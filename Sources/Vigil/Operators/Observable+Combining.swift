@@ -68,8 +68,10 @@ struct CombiningStep<Output: Sendable> {
     static var none: Self { Self(output: nil, completion: nil) }
 }
 
-/// A value from one of two sources of different types, so they can share one relay.
-enum OneOf<First: Sendable, Second: Sendable>: Sendable {
+/// A value from one of up to three sources of different types, so they can share one relay (`Never` for an
+/// unused case).
+enum OneOf<First: Sendable, Second: Sendable, Third: Sendable>: Sendable {
     case first(First)
     case second(Second)
+    case third(Third)
 }

@@ -23,7 +23,7 @@ extension Observable {
         _ second: some ObservableType<Second>,
         bufferLimit: Int = 1_000
     ) -> Observable<Element> where Element == (First, Second) {
-        Observable<[OneOf<First, Second>]>.combining(
+        Observable<[OneOf<First, Second, Never>]>.combining(
             [first.map { OneOf.first($0) }, second.map { OneOf.second($0) }],
             ZipStateMachine(sources: 2, limit: bufferLimit)
         )
@@ -53,10 +53,16 @@ extension Observable {
         _ third: some ObservableType<Third>,
         bufferLimit: Int = 1_000
     ) -> Observable<Element> where Element == (First, Second, Third) {
-        Observable<((First, Second), Third)>.zip(
-            Observable<(First, Second)>.zip(first, second, bufferLimit: bufferLimit), third, bufferLimit: bufferLimit
+        Observable<[OneOf<First, Second, Third>]>.combining(
+            [first.map { OneOf.first($0) }, second.map { OneOf.second($0) }, third.map { OneOf.third($0) }],
+            ZipStateMachine(sources: 3, limit: bufferLimit)
         )
-        .map { pair, third in (pair.0, pair.1, third) }
+        .map { triple in
+            guard case .first(let first) = triple[0], case .second(let second) = triple[1],
+                case .third(let third) = triple[2]
+            else { preconditionFailure("zip takes each source's value from its own position") }
+            return (first, second, third)
+        }
     }
 
     /// Delivers arrays of the n-th values of all `sources`, in the order of `sources`.

@@ -16,8 +16,8 @@ extension ObservableType {
 
     /// Delivers the elements of `values` first, then this stream's values and its completion.
     ///
-    /// `values` is read once, when this is called; every subscription delivers the same elements. See
-    /// ``prepend(_:)-(Element...)`` for when they are delivered.
+    /// `values` is read once, when this is called; every subscription delivers the same elements, at the same point
+    /// as the variadic form's.
     ///
     /// RxSwift: `startWith(_:)`; Combine: `prepend(_:)`.
     ///

@@ -44,7 +44,9 @@ struct WithLatestFromStateMachine<Primary: Sendable, Other: Sendable>: SourceCom
     private var latest: Other?
     private var isDone = false
 
-    mutating func apply(_ event: IndexedSourceEvent<OneOf<Primary, Other>>) -> CombiningStep<(Primary, Other)> {
+    mutating func apply(
+        _ event: IndexedSourceEvent<OneOf<Primary, Other, Never>>
+    ) -> CombiningStep<(Primary, Other)> {
         guard !isDone else { return .none }
         switch event {
         case .value(_, .second(let value)):
@@ -53,6 +55,8 @@ struct WithLatestFromStateMachine<Primary: Sendable, Other: Sendable>: SourceCom
         case .value(_, .first(let value)):
             guard let latest else { return .none }
             return CombiningStep(output: (value, latest), completion: nil)
+        case .value(_, .third):
+            return .none
         case .finished(let index):
             guard index == 1 else { return .none }
             return end(.finished)

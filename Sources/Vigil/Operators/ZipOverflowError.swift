@@ -4,8 +4,7 @@
 /// catch up. The hold is bounded: instead of growing without limit (or silently dropping values, which would pair
 /// the wrong ones), the zip fails with this error and releases every source.
 public struct ZipOverflowError: Error, Hashable, Sendable {
-    /// The position of the source that ran ahead, in the order given to `zip` (for nested zips of three, the pair
-    /// of the first two is source 0).
+    /// The position of the source that ran ahead, in the order given to `zip`, from 0.
     public let sourceIndex: Int
     /// The most values the zip holds per source.
     public let limit: Int

@@ -12,7 +12,7 @@ extension ObservableType {
         fatalError("unavailable")
     }
 
-    /// RxSwift's name for ``prepend(_:)-(Element...)``.
+    /// RxSwift's name for `prepend(_:)`.
     @available(*, unavailable, renamed: "prepend(_:)")
     public func startWith(_ values: Element...) -> Observable<Element> { fatalError("unavailable") }
 
