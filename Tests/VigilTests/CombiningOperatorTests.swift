@@ -323,4 +323,22 @@ import Vigil
         #expect(empty.values.isEmpty && empty.completionsReceived.map(\.isFinished) == [true])
         emptySubscription.dispose()
     }
+
+    @Test func fourStreamsOfDifferentTypesCombineIntoATuple() {
+        let number = BehaviorSubject(1)
+        let text = BehaviorSubject("a")
+        let flag = PublishSubject<Bool>()
+        let ratio = ProbedSource<Double>()
+        let recorder = Recorder<String>()
+        let subscription = recorder.subscribe(
+            to: Observable.combineLatest(number, text, flag, ratio.observable).map { "\($0)\($1)\($2)\($3)" })
+        flag.publish(true)
+        ratio.subject.publish(0.5)
+        text.publish("b")
+        #expect(recorder.values == ["1atrue0.5", "1btrue0.5"])
+        flag.fail(TestError(code: 3))
+        #expect(recorder.completionsReceived.first?.error as? TestError == TestError(code: 3))
+        #expect(!ratio.isSubscribed)
+        subscription.dispose()
+    }
 }
