@@ -39,8 +39,9 @@ package struct MQTTPacketDecoder: Sendable {
         guard let first = available.first else { return nil }
         let type = first >> 4
         let flags = first & 0x0F
-        // Reject a type a broker never sends before waiting for its length, so garbage fails at its first byte.
+        // Check the first byte before waiting for the length, so garbage fails at once.
         guard [2, 3, 4, 9, 11, 13].contains(type) else { throw .unexpectedPacketType(type) }
+        if type != 3 && flags != 0 { throw .invalidFlags(packetType: type, flags: flags) }
         guard let (length, lengthSize) = try MQTTRemainingLength.decode(available.dropFirst()) else { return nil }
         let total = 1 + lengthSize + length
         guard total <= maximumPacketSize else { throw .packetTooLarge(size: total, limit: maximumPacketSize) }
@@ -71,7 +72,6 @@ package struct MQTTPacketDecoder: Sendable {
     private static func decode(
         type: UInt8, flags: UInt8, body: ArraySlice<UInt8>
     ) throws(MQTTProtocolError) -> MQTTInboundPacket {
-        if type != 3 && flags != 0 { throw .invalidFlags(packetType: type, flags: flags) }
         switch type {
         case 2:
             guard body.count == 2 else { throw .invalidLength(packet: "CONNACK", length: body.count) }

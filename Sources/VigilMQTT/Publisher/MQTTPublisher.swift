@@ -99,8 +99,10 @@ public final class MQTTPublisher: Sendable {
             guard state.running else { return }
             state.running = false
             if state.phase == .connected {
-                if let will = configuration.will, let bytes = try? MQTTPacketEncoder.publish(will, packetID: nil) {
-                    state.output += bytes
+                // At QoS 0: DISCONNECT follows at once, so no PUBACK could be waited for.
+                if var will = configuration.will {
+                    will.qos = .atMostOnce
+                    if let bytes = try? MQTTPacketEncoder.publish(will, packetID: nil) { state.output += bytes }
                 }
                 state.output += MQTTPacketEncoder.disconnect
                 flushBestEffort(&state)
