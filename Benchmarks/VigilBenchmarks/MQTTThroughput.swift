@@ -80,7 +80,7 @@ private final class LoopbackSink: Sendable {
 
     init?(answersConnect: Bool) {
         self.answersConnect = answersConnect
-        listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
@@ -92,6 +92,7 @@ private final class LoopbackSink: Sendable {
             }
         }
         guard listener >= 0, bound else { return nil }
+        self.listener = listener
         port = UInt16(bigEndian: address.sin_port)
         ThreadGroup(1) { [self] _ in serve() }.detach()
     }

@@ -66,6 +66,26 @@ struct MQTTPublisherBrokerTests {
         await broker.stop()
     }
 
+    @Test func aRestartedBrokerGetsEveryRetainedStateAgainWithoutANewValue() async throws {
+        let broker = try await Mosquitto()
+        let publisher = try MQTTPublisher(configuration(broker, "restate"))
+        publisher.start()
+        let state = BehaviorSubject(41)
+        let subscription = try publisher.publish(state, topic: "restate/answer") { Array("\($0 + 1)".utf8) }
+        #expect(await waitUntil { publisher.statistics.isConnected && publisher.statistics.published >= 2 })
+        await broker.stop()
+        try await broker.start()
+        #expect(await waitUntil { publisher.statistics.connections >= 2 })
+        let subscriber = try broker.subscribe("restate/#")
+        #expect(
+            await waitUntil { subscriber.output.contains("restate/answer 42\n") }, "\(subscriber.output)")
+        #expect(subscriber.output.contains("restate/status online\n"))
+        subscription.dispose()
+        publisher.stop()
+        await subscriber.stop()
+        await broker.stop()
+    }
+
     @Test func invalidTopicsAreRefused() throws {
         let publisher = try MQTTPublisher(.init(host: "127.0.0.1", clientID: "x"))
         for topic in ["", "a/+/b", "a/#"] {
