@@ -6,6 +6,7 @@ let package = Package(
     products: [
         .library(name: "Vigil", targets: ["Vigil"]),
         .library(name: "VigilSensors", targets: ["VigilSensors"]),
+        .library(name: "VigilMQTT", targets: ["VigilMQTT"]),
         .executable(name: "vigil", targets: ["vigil"]),
     ],
     targets: [
@@ -13,21 +14,23 @@ let package = Package(
         .target(name: "Vigil", dependencies: ["CVigilCore"]),
         .target(name: "CLinuxSupport"),
         .target(name: "VigilSensors", dependencies: ["Vigil", "CLinuxSupport"]),
-        .executableTarget(name: "vigil", dependencies: ["Vigil", "VigilSensors"]),
+        .target(name: "VigilMQTT", dependencies: ["Vigil", "VigilSensors"]),
+        .executableTarget(name: "vigil", dependencies: ["Vigil", "VigilSensors", "VigilMQTT"]),
         .target(name: "CMallocCounter", path: "Benchmarks/CMallocCounter"),
         .executableTarget(
             name: "VigilBenchmarks",
-            dependencies: ["Vigil", "VigilSensors", "CMallocCounter"],
+            dependencies: ["Vigil", "VigilSensors", "VigilMQTT", "CMallocCounter"],
             path: "Benchmarks/VigilBenchmarks"
         ),
         .target(name: "CFuzzSupport", path: "Fuzz/CFuzzSupport"),
         .executableTarget(
             name: "VigilFuzz",
-            dependencies: ["VigilSensors", "CFuzzSupport"],
+            dependencies: ["VigilSensors", "VigilMQTT", "CFuzzSupport"],
             path: "Fuzz/VigilFuzz"
         ),
         .testTarget(name: "VigilTests", dependencies: ["Vigil"]),
         .testTarget(name: "VigilSensorsTests", dependencies: ["VigilSensors", "Vigil", "CLinuxSupport"]),
+        .testTarget(name: "VigilMQTTTests", dependencies: ["VigilMQTT", "VigilSensors", "Vigil"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,5 @@
 import Glibc
+import VigilMQTT
 import VigilSensors
 
 /// libFuzzer's entry point: runs the selected target on one input.
@@ -71,6 +72,21 @@ struct FuzzTarget: Sendable {
             _ = try? ThermalZone.parse(name: "thermal_zone0", attributes: attributes, origin: "/fuzz/zone")
             let uevent = PowerSupply.attributes(fromUevent: text)
             _ = try? PowerSupply.parse(name: uevent.name ?? "BAT0", attributes: uevent.attributes, origin: "/fuzz")
+        },
+        "mqtt": FuzzTarget { bytes in
+            // Bytes as a broker would send them, fed in two chunks (split by the first byte) through the streaming
+            // decoder with a small packet limit, and whole through decodeAll.
+            var decoder = MQTTPacketDecoder(maximumPacketSize: 4096)
+            let split = min(Int(bytes.first ?? 0), bytes.count)
+            for chunk in [bytes[..<split], bytes[split...]] {
+                decoder.append(chunk)
+                do {
+                    while try decoder.next() != nil {}
+                } catch {
+                    break
+                }
+            }
+            _ = try? MQTTPacketDecoder.decodeAll(bytes)
         },
         "mount-matrix": FuzzTarget { bytes in
             _ = try? MountMatrix(parsing: String(decoding: bytes, as: UTF8.self))

@@ -3,6 +3,11 @@ import Glibc
 /// Runs the tool: parses the command line, runs a command, and maps failures to one line and an exit status.
 func runTool() -> Int32 {
     do throws(ToolError) {
+        // `publish` parses its own options (--broker, …) before the shared ones, so it is dispatched first.
+        if CommandLine.arguments.dropFirst().first == "publish" {
+            try PublishCommand.run(Array(CommandLine.arguments.dropFirst(2)))
+            return 0
+        }
         let arguments = try Arguments(Array(CommandLine.arguments.dropFirst()))
         var command = arguments.command
         if command == "help" {

@@ -16,6 +16,14 @@ enum Epoll {
         _ = try retryingOnInterrupt { epoll_ctl(epoll, EPOLL_CTL_ADD, fileDescriptor, &event) }
     }
 
+    /// Wraps `epoll_ctl(2)` with `EPOLL_CTL_MOD`: new events for a descriptor already in the set.
+    static func modify(_ epoll: Int32, fileDescriptor: Int32, events: UInt32, token: UInt64) throws(Errno) {
+        var event = epoll_event()
+        event.events = events
+        event.data.u64 = token
+        _ = try retryingOnInterrupt { epoll_ctl(epoll, EPOLL_CTL_MOD, fileDescriptor, &event) }
+    }
+
     /// Wraps `epoll_ctl(2)` with `EPOLL_CTL_DEL`.
     static func remove(_ epoll: Int32, fileDescriptor: Int32) throws(Errno) {
         var event = epoll_event()

@@ -24,6 +24,18 @@ extension EventLoop {
             ownedDescriptor?.close()
         }
 
+        /// Watches the descriptor for `interest` from now on, for example ``Interest/writable`` only while a socket
+        /// has bytes to send; does nothing after ``cancel()``.
+        ///
+        /// Safe from any thread, including from inside the handler, and never waits for a running handler, so it may
+        /// be called while holding a lock the handler takes.
+        ///
+        /// - Parameter interest: What to watch for; it replaces the interest given when registering.
+        /// - Throws: ``SensorError/systemCall(name:target:errno:)`` if epoll refuses the change.
+        public func setInterest(_ interest: Interest) throws(SensorError) {
+            try loop.modify(token, interest: interest)
+        }
+
         /// Whether the registration has been cancelled (or a one-shot timer has fired).
         public var isCancelled: Bool { !loop.isRegistered(token) }
     }

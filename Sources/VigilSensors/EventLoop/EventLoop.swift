@@ -112,6 +112,21 @@ public final class EventLoop: Sendable {
         }
     }
 
+    /// Watches `token`'s descriptor for `interest` from now on; does nothing once it is unregistered.
+    func modify(_ token: UInt64, interest: Interest) throws(SensorError) {
+        let failure: Errno? = state.withLock { state in
+            guard let entry = state.entries[token], let epoll = state.epoll else { return nil }
+            do throws(Errno) {
+                try Epoll.modify(
+                    epoll.rawValue, fileDescriptor: entry.fileDescriptor, events: interest.epollEvents, token: token)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        if let failure { throw .systemCall(name: "epoll_ctl", target: "registration \(token)", errno: failure) }
+    }
+
     func isRegistered(_ token: UInt64) -> Bool {
         state.withLock { $0.entries[token] != nil }
     }

@@ -1,0 +1,112 @@
+import Glibc
+import VigilSensors
+
+/// Thin wrappers over the socket calls the publisher makes, under their C names; every socket is non-blocking.
+enum MQTTSocket {
+    /// One address `getaddrinfo(3)` returned, as the bytes `connect(2)` takes.
+    struct Address: Sendable, Hashable {
+        let family: Int32
+        let bytes: [UInt8]
+    }
+
+    /// Wraps `getaddrinfo(3)` for a TCP stream to `host`:`port`; blocks, so callers run it off the event loop.
+    ///
+    /// - Throws: A message a user can act on ("no such host") when the name does not resolve.
+    static func resolve(host: String, port: UInt16) throws(MQTTSocketError) -> [Address] {
+        var hints = addrinfo()
+        hints.ai_family = AF_UNSPEC
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        hints.ai_flags = AI_ADDRCONFIG
+        var list: UnsafeMutablePointer<addrinfo>?
+        let status = getaddrinfo(host, String(port), &hints, &list)
+        guard status == 0 else {
+            throw MQTTSocketError(message: "cannot resolve \(host): \(String(cString: gai_strerror(status)))")
+        }
+        defer { freeaddrinfo(list) }
+        var addresses: [Address] = []
+        var entry = list
+        while let info = entry?.pointee {
+            if let address = info.ai_addr, info.ai_family == AF_INET || info.ai_family == AF_INET6 {
+                let bytes = UnsafeRawBufferPointer(start: address, count: Int(info.ai_addrlen))
+                addresses.append(Address(family: info.ai_family, bytes: Array(bytes)))
+            }
+            entry = info.ai_next
+        }
+        guard !addresses.isEmpty else { throw MQTTSocketError(message: "\(host) has no IPv4 or IPv6 address") }
+        return addresses
+    }
+
+    /// Wraps `socket(2)` (non-blocking, close-on-exec) and `connect(2)`; returns the descriptor with the connection
+    /// in progress (or already made, on loopback).
+    static func connect(to address: Address) throws(MQTTSocketError) -> Int32 {
+        let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+        let fd = socket(address.family, type, 0)
+        guard fd >= 0 else { throw MQTTSocketError(call: "socket", errno: .current) }
+        var one: Int32 = 1
+        _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+        let result = address.bytes.withUnsafeBytes { bytes in
+            Glibc.connect(fd, bytes.baseAddress!.assumingMemoryBound(to: sockaddr.self), socklen_t(bytes.count))
+        }
+        if result != 0 && Errno.current.rawValue != EINPROGRESS {
+            let error = Errno.current
+            close(fd)
+            throw MQTTSocketError(call: "connect", errno: error)
+        }
+        return fd
+    }
+
+    /// The outcome of a non-blocking connect (`SO_ERROR`): nil when it succeeded.
+    static func pendingError(_ fd: Int32) -> Errno? {
+        var error: Int32 = 0
+        var length = socklen_t(MemoryLayout<Int32>.size)
+        guard getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &length) == 0 else { return .current }
+        return error == 0 ? nil : Errno(rawValue: error)
+    }
+
+    /// Wraps `send(2)` with `MSG_NOSIGNAL` (a closed peer is an error, not SIGPIPE): how many bytes went, 0 when the
+    /// send buffer is full.
+    static func send(_ fd: Int32, _ bytes: ArraySlice<UInt8>) throws(MQTTSocketError) -> Int {
+        while true {
+            let sent = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if sent >= 0 { return sent }
+            let error = Errno.current
+            if error == .interrupted { continue }
+            if error == .wouldBlock { return 0 }
+            throw MQTTSocketError(call: "send", errno: error)
+        }
+    }
+
+    /// Wraps `recv(2)` into `buffer`: the byte count, 0 at end of stream, nil when nothing is pending.
+    static func receive(_ fd: Int32, into buffer: inout [UInt8]) throws(MQTTSocketError) -> Int? {
+        while true {
+            let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if count >= 0 { return count }
+            let error = Errno.current
+            if error == .interrupted { continue }
+            if error == .wouldBlock { return nil }
+            throw MQTTSocketError(call: "recv", errno: error)
+        }
+    }
+
+    /// Ends a connection politely: reads what is pending (so `close(2)` sends FIN, not RST, and data already queued
+    /// still goes out), shuts down sending, and closes.
+    static func close(_ fd: Int32) {
+        var scratch = [UInt8](repeating: 0, count: 4096)
+        for _ in 0..<16 {
+            guard let count = try? receive(fd, into: &scratch), count > 0 else { break }
+        }
+        shutdown(fd, Int32(SHUT_WR))
+        _ = Glibc.close(fd)
+    }
+}
+
+/// A socket call that failed, in words for a log line.
+struct MQTTSocketError: Error, CustomStringConvertible {
+    let message: String
+
+    init(message: String) { self.message = message }
+
+    init(call: String, errno: Errno) { message = "\(call): \(errno)" }
+
+    var description: String { message }
+}

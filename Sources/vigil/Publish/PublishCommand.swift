@@ -1,0 +1,127 @@
+import Dispatch
+import Foundation
+import Glibc
+import Synchronization
+import Vigil
+import VigilMQTT
+import VigilSensors
+
+/// `vigil publish`: starts the named sources (or every available one) and publishes each reading to an MQTT broker
+/// until a signal.
+enum PublishCommand {
+    /// The sources whose readings are events (not retained): what happened, not what is.
+    static let eventSources: Set<String> = ["files", "devices", "clock"]
+
+    /// Runs the command with the words after `publish`.
+    ///
+    /// - Throws: ``ToolError`` for a usage mistake, a password file that cannot be read or a source that cannot
+    ///   start.
+    static func run(_ words: [String]) throws(ToolError) {
+        // SIGINT and SIGTERM are blocked before any thread starts (threads inherit the mask) and taken with sigwait.
+        var stopSignals = sigset_t()
+        sigemptyset(&stopSignals)
+        sigaddset(&stopSignals, SIGINT)
+        sigaddset(&stopSignals, SIGTERM)
+        pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
+        let options = try PublishOptions(words)
+        if options.help {
+            print(PublishHelp.text)
+            return
+        }
+        let arguments = try Arguments(["publish"] + options.rest)
+        let selected = try WatchCommand.selection(arguments)
+        let host = hostName()
+        let prefix = options.prefix ?? "vigil/" + host
+        let publisher = try makePublisher(options, prefix: prefix)
+
+        let log = publisher.events.subscribe { event in printError("vigil: mqtt: \(event)") }
+        defer { log.dispose() }
+
+        let queue = DispatchQueue(label: "vigil.publish")
+        var running: [(CatalogSource, Subscription)] = []
+        defer {
+            for (source, subscription) in running {
+                source.stopMonitoring()
+                subscription.dispose()
+            }
+            queue.sync {}
+            publisher.stop()
+        }
+        publisher.start()
+        for (entry, argument) in selected {
+            let topic = prefix + "/" + entry.id
+            let discovery = options.homeAssistant ? Discovery(host: host, prefix: prefix, source: entry.id) : nil
+            let retain = !eventSources.contains(entry.id)
+            do {
+                let source = try entry.make(arguments.options, argument: argument.map(CommandLinePath.bytes(of:)))
+                let subscription = source.readings.subscribe(on: .queue(queue)) { reading in
+                    let payload = PublishPayload.envelope(source: entry.id, reading: reading)
+                    discovery?.announceIfNeeded(payload: payload, publisher: publisher, qos: options.qos)
+                    try? publisher.publish(
+                        MQTTMessage(topic: topic, payload: payload, qos: options.qos, retain: retain))
+                }
+                running.append((source, subscription))
+                try source.startMonitoring()
+            } catch {
+                throw ToolError(message: "\(entry.id): \(error)", status: 1)
+            }
+        }
+        let names = selected.map { entry, argument in argument.map { "\(entry.id) \($0)" } ?? entry.id }
+            .joined(separator: ", ")
+        printError("vigil: publishing \(names) to \(prefix)/… on \(options.host):\(options.port); Ctrl-C to stop")
+        var received: Int32 = 0
+        sigwait(&stopSignals, &received)
+    }
+
+    private static func makePublisher(_ options: PublishOptions, prefix: String) throws(ToolError) -> MQTTPublisher {
+        var configuration = MQTTPublisher.Configuration(
+            host: options.host, port: options.port, clientID: "vigil-" + prefix.replacingOccurrences(of: "/", with: "-")
+        )
+        configuration.keepAlive = options.keepAlive
+        // At QoS 1 the broker keeps the session across a reconnect; unacknowledged messages are resent either way.
+        configuration.cleanSession = options.qos == .atMostOnce
+        configuration.username = options.username
+        configuration.password = try options.password()
+        configuration.will = MQTTMessage(topic: prefix + "/status", text: "offline", qos: options.qos, retain: true)
+        configuration.birth = MQTTMessage(topic: prefix + "/status", text: "online", qos: options.qos, retain: true)
+        do {
+            return try MQTTPublisher(configuration)
+        } catch {
+            throw .usage("\(error)")
+        }
+    }
+
+    /// The machine's host name, for the default topic prefix.
+    static func hostName() -> String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buffer, buffer.count - 1) == 0 else { return "localhost" }
+        let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let cleaned = String(name.map { $0 == "/" || $0 == "+" || $0 == "#" ? "_" : $0 })
+        return cleaned.isEmpty ? "localhost" : cleaned
+    }
+}
+
+/// Home Assistant discovery for one source: published once, with the source's first reading that has a value.
+private final class Discovery: Sendable {
+    let host: String
+    let prefix: String
+    let source: String
+    private let announced = Atomic(false)
+
+    init(host: String, prefix: String, source: String) {
+        self.host = host
+        self.prefix = prefix
+        self.source = source
+    }
+
+    func announceIfNeeded(payload: [UInt8], publisher: MQTTPublisher, qos: MQTTQoS) {
+        guard !announced.load(ordering: .relaxed), PublishPayload.hasValue(payload),
+            let envelope = try? JSONSerialization.jsonObject(with: Data(payload)) as? [String: Any],
+            announced.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged
+        else { return }
+        for sensor in HomeAssistantDiscovery.sensors(source: source, envelope: envelope) {
+            let config = HomeAssistantDiscovery.config(sensor, host: host, prefix: prefix, source: source)
+            try? publisher.publish(MQTTMessage(topic: config.topic, payload: config.payload, qos: qos, retain: true))
+        }
+    }
+}

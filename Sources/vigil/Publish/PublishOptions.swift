@@ -1,0 +1,113 @@
+import Foundation
+import VigilMQTT
+
+/// `vigil publish`'s own options, taken out of the command line before the shared ``Arguments`` parse the rest
+/// (sources and global options).
+struct PublishOptions {
+    var host = ""
+    var port: UInt16 = 1883
+    var prefix: String?
+    var qos = MQTTQoS.atMostOnce
+    var username: String?
+    var passwordFile: String?
+    var homeAssistant = false
+    var keepAlive = Duration.seconds(30)
+    var help = false
+    /// The words left for ``Arguments``.
+    var rest: [String] = []
+
+    /// Parses the words after `publish`.
+    ///
+    /// - Throws: ``ToolError`` (a usage error) for a missing or malformed value.
+    init(_ words: [String]) throws(ToolError) {
+        var words = words[...]
+        var broker: String?
+        while let word = words.popFirst() {
+            switch word {
+            case "--broker": broker = try Self.value(word, &words)
+            case "--topic": prefix = try Self.value(word, &words)
+            case "--qos":
+                let value = try Self.value(word, &words)
+                guard let number = UInt8(value), let qos = MQTTQoS(rawValue: number) else {
+                    throw .usage("--qos takes 0 or 1, not \"\(value)\"")
+                }
+                self.qos = qos
+            case "--username": username = try Self.value(word, &words)
+            case "--password-file": passwordFile = try Self.value(word, &words)
+            case "--homeassistant": homeAssistant = true
+            case "--keep-alive":
+                let value = try Self.value(word, &words)
+                guard let seconds = Int(value), (1...65_535).contains(seconds) else {
+                    throw .usage("--keep-alive takes whole seconds from 1 to 65535, not \"\(value)\"")
+                }
+                keepAlive = .seconds(seconds)
+            case "--help", "-h": help = true
+            case "--":
+                rest.append(word)
+                rest += words
+                words = []
+            default: rest.append(word)
+            }
+        }
+        if help { return }
+        guard let broker else { throw .usage("vigil publish needs --broker mqtt://HOST[:PORT]") }
+        (host, port) = try Self.parse(broker: broker)
+        if passwordFile != nil && username == nil { throw .usage("--password-file needs --username") }
+        if let prefix, prefix.isEmpty || prefix.contains("+") || prefix.contains("#") || prefix.hasSuffix("/") {
+            throw .usage("--topic \"\(prefix)\" is not a topic prefix (not empty, no + or #, no trailing /)")
+        }
+    }
+
+    /// The password: the first line of ``passwordFile``, without its line break.
+    ///
+    /// - Throws: ``ToolError`` (status 1) when the file cannot be read.
+    func password() throws(ToolError) -> [UInt8]? {
+        guard let passwordFile else { return nil }
+        guard let data = FileManager.default.contents(atPath: passwordFile) else {
+            throw ToolError(message: "cannot read the password file \(passwordFile)", status: 1)
+        }
+        let line = data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).first ?? []
+        return Array(line.last == UInt8(ascii: "\r") ? line.dropLast() : line)
+    }
+
+    /// `mqtt://HOST[:PORT]`, with an IPv6 address in brackets.
+    static func parse(broker: String) throws(ToolError) -> (host: String, port: UInt16) {
+        guard broker.hasPrefix("mqtt://") else {
+            throw .usage("--broker takes mqtt://HOST[:PORT], not \"\(broker)\" (TLS is not supported)")
+        }
+        var rest = Substring(broker.dropFirst("mqtt://".count))
+        if rest.hasSuffix("/") { rest = rest.dropLast() }
+        var host: Substring
+        var portText: Substring?
+        if rest.hasPrefix("[") {
+            guard let close = rest.firstIndex(of: "]") else { throw .usage("--broker \"\(broker)\": missing ]") }
+            host = rest[rest.index(after: rest.startIndex)..<close]
+            let after = rest[rest.index(after: close)...]
+            if !after.isEmpty {
+                guard after.hasPrefix(":") else { throw .usage("--broker \"\(broker)\": expected :PORT after ]") }
+                portText = after.dropFirst()
+            }
+        } else if let colon = rest.lastIndex(of: ":") {
+            host = rest[..<colon]
+            portText = rest[rest.index(after: colon)...]
+        } else {
+            host = rest
+        }
+        guard !host.isEmpty, !host.contains("/"), !host.contains("@") else {
+            throw .usage("--broker \"\(broker)\": expected mqtt://HOST[:PORT]")
+        }
+        var port: UInt16 = 1883
+        if let portText {
+            guard let number = UInt16(portText), number > 0 else {
+                throw .usage("--broker \"\(broker)\": the port must be 1 to 65535")
+            }
+            port = number
+        }
+        return (String(host), port)
+    }
+
+    private static func value(_ option: String, _ words: inout ArraySlice<String>) throws(ToolError) -> String {
+        guard let value = words.popFirst() else { throw .usage("\(option) needs a value") }
+        return value
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import Glibc
+import Synchronization
+import Testing
+
+/// A real `mosquitto` broker on a free loopback port, configured in a temporary folder the test owns (anonymous,
+/// no persistence), stopped when released.
+final class Mosquitto: Sendable {
+    static let broker = ChildProcess.find("/usr/sbin/mosquitto", "/usr/bin/mosquitto")
+    static let subscriber = ChildProcess.find("/usr/bin/mosquitto_sub")
+    /// Why the real-broker tests cannot run here, or nil when they can.
+    static let missing: String? =
+        broker == nil || subscriber == nil
+        ? "mosquitto and mosquitto_sub are not installed (.ci/setup installs them)" : nil
+
+    let port: UInt16
+    let folder: String
+    private let process = Mutex<ChildProcess?>(nil)
+
+    /// Writes the configuration and starts the broker; waits until it accepts connections.
+    init() async throws {
+        port = try freeLoopbackPort()
+        var template = Array((NSTemporaryDirectory() + "vigil-mqtt-XXXXXX").utf8CString)
+        let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) } != nil
+        try #require(made, "mkdtemp failed")
+        folder = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let configuration = "listener \(port) 127.0.0.1\nallow_anonymous true\npersistence false\n"
+        try configuration.write(toFile: folder + "/mosquitto.conf", atomically: true, encoding: .utf8)
+        try await start()
+    }
+
+    deinit {
+        process.withLock { $0 = nil }
+        try? FileManager.default.removeItem(atPath: folder)
+    }
+
+    /// Starts the broker again on the same port.
+    func start() async throws {
+        let broker = try ChildProcess(try #require(Self.broker), ["-c", folder + "/mosquitto.conf"])
+        process.withLock { $0 = broker }
+        let accepting = await waitUntil { canConnect(port: self.port) || !broker.isRunning }
+        try #require(accepting && broker.isRunning, "mosquitto did not start: \(broker.errors)")
+    }
+
+    /// Stops the broker (SIGTERM) and waits until it has exited.
+    func stop() async {
+        let broker = process.withLock { $0 }
+        if let broker, await !broker.stop() { await broker.stop(with: SIGKILL) }
+        process.withLock { $0 = nil }
+    }
+
+    /// `mosquitto_sub -v` on `topic`, printing `TOPIC PAYLOAD` lines.
+    func subscribe(_ topic: String, qos: Int = 0) throws -> ChildProcess {
+        try ChildProcess(
+            try #require(Self.subscriber), ["-h", "127.0.0.1", "-p", "\(port)", "-v", "-q", "\(qos)", "-t", topic])
+    }
+}
+
+/// A loopback port nobody listens on now (bound to port 0, then released).
+func freeLoopbackPort() throws -> UInt16 {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    try #require(fd >= 0)
+    defer { close(fd) }
+    var address = loopback(port: 0)
+    let bound = withUnsafePointer(to: &address) {
+        bind(fd, $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { $0 }, 16)
+    }
+    try #require(bound == 0)
+    var length = socklen_t(16)
+    _ = withUnsafeMutablePointer(to: &address) {
+        getsockname(fd, $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { $0 }, &length)
+    }
+    return UInt16(bigEndian: address.sin_port)
+}
+
+/// `127.0.0.1:port` as a `sockaddr_in`.
+func loopback(port: UInt16) -> sockaddr_in {
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = port.bigEndian
+    address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+    return address
+}
+
+/// Whether a TCP connect to `127.0.0.1:port` succeeds now.
+func canConnect(port: UInt16) -> Bool {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard fd >= 0 else { return false }
+    defer { close(fd) }
+    var address = loopback(port: port)
+    return withUnsafePointer(to: &address) {
+        connect(fd, $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { $0 }, 16)
+    } == 0
+}
