@@ -7,7 +7,9 @@ struct FrameDiff {
     mutating func update(to lines: [String], full: Bool) -> String {
         var output = full ? "\u{1B}[H\u{1B}[2J" : ""
         for (index, line) in lines.enumerated() where full || index >= previous.count || previous[index] != line {
-            output += "\u{1B}[\(index + 1);1H" + line + "\u{1B}[0m\u{1B}[K"
+            // Erase first, then write: with line wrap off the cursor stays on the last column after a full-width
+            // line, so erasing after it would remove the last character.
+            output += "\u{1B}[\(index + 1);1H\u{1B}[2K" + line + "\u{1B}[0m"
         }
         previous = lines
         return output

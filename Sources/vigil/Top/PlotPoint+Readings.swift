@@ -59,12 +59,12 @@ extension HwmonReading: Plottable {
         chips.flatMap { chip in
             chip.temperatures.map { channel in
                 PlotPoint(
-                    key: chip.chip + "/" + channel.id, label: chip.name + " " + channel.label, value: channel.value,
+                    key: chip.chip + "/" + channel.id, label: chip.chip + " " + channel.label, value: channel.value,
                     text: PlotFormat.fixed(channel.value) + " °C", scale: nil)
             }
                 + chip.fans.map { channel in
                     PlotPoint(
-                        key: chip.chip + "/" + channel.id, label: chip.name + " " + channel.label,
+                        key: chip.chip + "/" + channel.id, label: chip.chip + " " + channel.label,
                         value: channel.value, text: PlotFormat.fixed(channel.value, 0) + " RPM", scale: nil)
                 }
         }
