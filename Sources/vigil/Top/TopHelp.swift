@@ -5,7 +5,7 @@ enum TopHelp {
 
         A live dashboard on the terminal's alternate screen: one row per available source with its latest reading,
         and for numbers (CPU total and per core, memory, memory pressure, battery, temperatures, fans, light, the
-        accelerometer's magnitude) a sparkline of the last minutes, one block a second. A value that changed is
+        accelerometer's magnitude) a sparkline of recent history, one block a second. A value that changed is
         highlighted for a moment. Below the rows: the network's status, and the latest file events in PATH (the
         current directory when none is given; not recursive) and device events (kernel uevents).
 

@@ -11,7 +11,7 @@ struct TopState {
         /// The plotted rows of the latest reading; nil or empty when it has none (pending, unavailable, text only).
         var points: [PlotPoint]?
         /// The latest reading as one line, shown when there is nothing to plot.
-        var text = "…"
+        var text = "no reading yet"
         /// When each row's shown value last changed, by row key ("" for the text row).
         var changed: [String: ContinuousClock.Instant] = [:]
     }
