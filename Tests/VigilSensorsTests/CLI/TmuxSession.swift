@@ -34,6 +34,9 @@ final class TmuxSession {
     /// The visible screen, one line a row, as `capture-pane -p` prints it (trailing spaces trimmed).
     func screen() -> String { tmux(["capture-pane", "-p"]) ?? "" }
 
+    /// The visible screen with its colours and attributes as SGR escape sequences (`capture-pane -p -e`).
+    func styledScreen() -> String { tmux(["capture-pane", "-p", "-e"]) ?? "" }
+
     /// The cursor's column and row.
     func cursor() -> String { tmux(["display-message", "-p", "#{cursor_x},#{cursor_y}"]) ?? "" }
 

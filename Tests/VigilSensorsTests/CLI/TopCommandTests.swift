@@ -70,14 +70,19 @@ struct TopCommandTests {
         }
         #expect(top.tmux.screen().contains("50.0 % of 1000.0 KiB"), "\(top.tmux.screen())")
         replaceFile(top.machine.proc.root + "/meminfo", "MemTotal: 1000 kB\nMemFree: 100 kB\nMemAvailable: 250 kB\n")
+        let tmux = top.tmux
+        let highlighted = await eventually(within: 30) {
+            let line = tmux.styledScreen().split(separator: "\n").first { $0.contains("75.0 % of 1000.0 KiB") }
+            return line?.contains("7m") ?? false
+        }
+        #expect(highlighted, "the changed value is drawn in reverse video for a moment: \(tmux.styledScreen())")
         // The counters keep moving, half busy, half idle: a core's use is the change between two samples.
         var ticks = 100
         let stat = top.machine.proc.root + "/stat"
         await top.expectScreen { screen in
             ticks += 10
             replaceFile(stat, "cpu  \(ticks) 0 0 \(ticks + 100) 0\ncpu0 \(ticks) 0 0 \(ticks + 100) 0\n")
-            return screen.contains("75.0 % of 1000.0 KiB")
-                && screen.split(separator: "\n").contains { $0.hasPrefix(" cpu0 ") && $0.contains("50.0 %") }
+            return screen.split(separator: "\n").contains { $0.hasPrefix(" cpu0 ") && $0.contains("50.0 %") }
         }
         await top.quit()
     }
@@ -90,6 +95,19 @@ struct TopCommandTests {
         writeFile(top.folder.file("line\nbreak"), "")
         await top.expectScreen("a newline in a name is escaped, not drawn:") {
             $0.contains("created " + top.folder.file("line\\nbreak"))
+        }
+        writeFile(top.folder.file("red\u{1B}[31mname"), "")
+        await top.expectScreen("an escape sequence in a name is shown, not obeyed:") {
+            $0.contains("created " + top.folder.file("red\\033[31mname"))
+        }
+        // Two columns each: the line is cut by display width, not by characters or bytes.
+        writeFile(top.folder.file(String(repeating: "語", count: 60)), "")
+        await top.expectScreen { screen in
+            screen.split(separator: "\n").contains { line in
+                line.contains("語") && line.hasSuffix("…")
+                    && line.unicodeScalars.reduce(0) { $0 + ($1 == "語" ? 2 : 1) } <= 80
+                    && line.unicodeScalars.reduce(0) { $0 + ($1 == "語" ? 2 : 1) } >= 79
+            }
         }
         await top.quit()
     }
