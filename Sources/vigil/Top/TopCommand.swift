@@ -32,7 +32,11 @@ enum TopCommand {
         var running: [RunningSource] = []
         defer {
             for source in running { source.stop() }
-            dashboard.queue.sync {}
+            // Let a frame being written finish, but never wait long: a terminal that stopped reading must not keep
+            // the dashboard from ending.
+            let drained = DispatchSemaphore(value: 0)
+            dashboard.queue.async { drained.signal() }
+            _ = drained.wait(timeout: .now() + .seconds(1))
             terminal.leave()
         }
         do {
