@@ -21,6 +21,7 @@ func runTool() -> Int32 {
         switch command {
         case "list": try ListCommand.run(arguments)
         case "watch": try WatchCommand.run(arguments)
+        case "top": return try TopCommand.run(arguments)
         default: throw ToolError.usage("unknown command \"\(command ?? "")\"; see vigil --help")
         }
         return 0

@@ -68,6 +68,7 @@ enum Help {
         case nil, "help": return tool
         case "list": return list
         case "watch": return watch
+        case "top": return TopHelp.text
         default: return nil
         }
     }

@@ -1,0 +1,95 @@
+import Dispatch
+import Glibc
+import Synchronization
+import Vigil
+import VigilSensors
+
+/// `vigil top`: the live dashboard, until `q`, Ctrl-C or a signal.
+enum TopCommand {
+    /// Starts every available source and the files of `PATH` (the current directory by default), draws the
+    /// dashboard, and returns the exit status once the user or a signal ends it.
+    ///
+    /// - Returns: 0 after `q`, 130 after Ctrl-C or SIGINT, 143 after SIGTERM, 129 after SIGHUP.
+    /// - Throws: ``ToolError`` for a usage mistake or a standard output that is not a terminal (status 2), and for a
+    ///   watched folder that cannot be watched (status 1).
+    static func run(_ arguments: Arguments) throws(ToolError) -> Int32 {
+        guard arguments.positional.count <= 1 else {
+            throw .usage("top takes at most one PATH, got \(arguments.positional.joined(separator: " "))")
+        }
+        guard isatty(STDOUT_FILENO) == 1 else {
+            throw .usage("top draws on a terminal and standard output is not one; use vigil watch for pipes")
+        }
+        let path = arguments.positional.first ?? "."
+        let entries = rowEntries(arguments.options)
+        let ending = TopEnding()
+        let signals = ending.listen(to: [(SIGINT, 130), (SIGTERM, 143), (SIGHUP, 129)])
+        defer { for source in signals { source.cancel() } }
+        guard let terminal = TerminalSession.enter(descriptor: STDOUT_FILENO) else {
+            throw .usage("top draws on a terminal and standard output is not one; use vigil watch for pipes")
+        }
+        let dashboard = TopDashboard(
+            terminal: terminal, rowSources: entries.map(\.id), filesTitle: BytePath(path).description)
+        var running: [RunningSource] = []
+        defer {
+            for source in running { source.stop() }
+            // Let a frame being written finish, but never wait long: a terminal that stopped reading must not keep
+            // the dashboard from ending.
+            let drained = DispatchSemaphore(value: 0)
+            dashboard.queue.async { drained.signal() }
+            _ = drained.wait(timeout: .now() + .seconds(1))
+            terminal.leave()
+        }
+        do {
+            let files = try SourceCatalog.entry(id: "files")!.make(
+                arguments.options, argument: CommandLinePath.bytes(of: path))
+            running.append(try RunningSource(files, dashboard: dashboard))
+        } catch {
+            throw ToolError(message: "files: \(error)", status: 1)
+        }
+        for entry in entries + ["network", "devices"].compactMap(SourceCatalog.entry(id:)) {
+            guard let source = try? entry.make(arguments.options) else { continue }
+            do {
+                running.append(try RunningSource(source, dashboard: dashboard))
+            } catch {
+                dashboard.queue.async { dashboard.record("cannot start: \(error)", from: entry.id) }
+            }
+        }
+        let others = [
+            ending.listen(to: SIGWINCH, on: dashboard.queue) { dashboard.resized() },
+            ending.readKeys(on: dashboard.queue),
+            ending.repeating(every: .seconds(1), on: dashboard.queue) { dashboard.sample() },
+        ]
+        defer { for source in others { source.cancel() } }
+        dashboard.queue.async { dashboard.draw() }
+        return ending.wait()
+    }
+
+    /// The sources shown as rows: every available one that takes no argument, except those with a pane of their own
+    /// and `battery`, whose batteries the `power` rows already plot.
+    static func rowEntries(_ options: SourceCatalog.Options) -> [SourceCatalog.Entry] {
+        SourceCatalog.builtIn.filter { entry in
+            entry.argumentName == nil && entry.id != "battery" && !TopState.paneSources.contains(entry.id)
+                && entry.availability(options).isAvailable
+        }
+    }
+}
+
+extension RunningSource {
+    /// Subscribes `dashboard` to the readings of `source` on its queue, then starts it.
+    ///
+    /// - Throws: The ``SensorError`` that says why the source cannot start; nothing is left running then.
+    init(_ source: CatalogSource, dashboard: TopDashboard) throws {
+        let id = source.id
+        let subscription = source.readings.subscribe(on: .queue(dashboard.queue)) { reading in
+            dashboard.record(reading, from: id)
+        }
+        do {
+            try source.startMonitoring()
+        } catch {
+            subscription.dispose()
+            throw error
+        }
+        self.source = source
+        self.subscription = subscription
+    }
+}
