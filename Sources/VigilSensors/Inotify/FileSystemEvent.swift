@@ -54,7 +54,13 @@ public struct FileSystemEvent: Hashable, Sendable, Encodable, CustomStringConver
 
     /// Creates an event.
     ///
-    /// - Parameter time: When the event was seen; now by default.
+    /// - Parameters:
+    ///   - kind: What happened.
+    ///   - path: The path of the object the event is about.
+    ///   - oldPath: For a move, the path before it.
+    ///   - isDirectory: Whether the object is a directory.
+    ///   - detail: A human explanation, for an overflow or a failed watch.
+    ///   - time: When the event was seen; now by default.
     public init(
         kind: Kind, path: BytePath, oldPath: BytePath? = nil, isDirectory: Bool = false, detail: String? = nil,
         time: ReadingTime = .now()

@@ -1,7 +1,7 @@
 /// Something that watches the system between ``startMonitoring()`` and ``stopMonitoring()``.
 ///
-/// Starting a running monitor or stopping a stopped one is harmless. Arrays of monitors start and stop together with
-/// ``Swift/Array/startMonitoring()`` and ``Swift/Array/stopMonitoring()``.
+/// Starting a running monitor or stopping a stopped one is harmless. Arrays of monitors start and stop together:
+/// `startMonitoring()` on a sequence of `any Monitor` starts all or none, and `stopMonitoring()` stops them all.
 public protocol Monitor: AnyObject, Sendable {
     /// Whether the monitor is running.
     var isMonitoring: Bool { get }

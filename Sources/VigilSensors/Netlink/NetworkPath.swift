@@ -36,7 +36,10 @@ public struct NetworkPath: Hashable, Sendable, Encodable, CustomStringConvertibl
 
     /// Creates a current path from interfaces and default routes.
     ///
-    /// - Parameter time: When the path was taken; now by default.
+    /// - Parameters:
+    ///   - interfaces: The interfaces, with their addresses.
+    ///   - defaultRoutes: The default routes.
+    ///   - time: When the path was taken; now by default.
     public init(interfaces: [NetworkInterface] = [], defaultRoutes: [DefaultRoute] = [], time: ReadingTime = .now()) {
         self.phase = .current
         self.interfaces = interfaces

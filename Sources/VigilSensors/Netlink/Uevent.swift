@@ -2,7 +2,29 @@
 public struct Uevent: Hashable, Sendable, Encodable, CustomStringConvertible {
     /// What happened to the device (`ACTION`).
     public enum Action: String, Hashable, Sendable, Encodable, CaseIterable, CustomStringConvertible {
-        case add, remove, change, move, online, offline, bind, unbind
+        /// A device appeared (`add`).
+        case add
+
+        /// A device went away (`remove`).
+        case remove
+
+        /// A device changed state (`change`), for example a battery reporting a new charge.
+        case change
+
+        /// A device was renamed or moved in the device tree (`move`).
+        case move
+
+        /// A device (a CPU, memory block) was brought online (`online`).
+        case online
+
+        /// A device was taken offline (`offline`).
+        case offline
+
+        /// A driver was bound to a device (`bind`).
+        case bind
+
+        /// A driver was unbound from a device (`unbind`).
+        case unbind
 
         public var description: String { rawValue }
     }

@@ -27,7 +27,14 @@ public struct PressureStall: Sendable, Equatable, Encodable, CustomStringConvert
 
     /// How bad the pressure is: the Linux analogue of an app's memory warning.
     public enum Level: String, Sendable, Equatable, Encodable, Comparable {
-        case normal, warning, critical
+        /// Little or no stall: below the warning threshold.
+        case normal
+
+        /// Tasks are stalling noticeably: time to shed caches or defer work.
+        case warning
+
+        /// Tasks are stalling badly: the system is close to thrashing or the OOM killer.
+        case critical
 
         public static func < (lhs: Level, rhs: Level) -> Bool { lhs.rank < rhs.rank }
 

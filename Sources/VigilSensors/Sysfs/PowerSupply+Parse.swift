@@ -59,7 +59,7 @@ extension PowerSupply {
     /// Turns uevent text (`POWER_SUPPLY_ENERGY_NOW=48000000` lines) into attribute texts keyed by attribute name.
     ///
     /// Accepts the text of a `uevent` file or a netlink uevent's `KEY=value` lines (newline or NUL separated); see
-    /// ``attributes(fromUevent:)-(_:[String:String])``. Returns the device name (`POWER_SUPPLY_NAME`) if present.
+    /// the variant that takes a `[String: String]` of properties. Returns the device name (`POWER_SUPPLY_NAME`) if present.
     public static func attributes(fromUevent text: String) -> (name: String?, attributes: [String: String]) {
         var properties: [String: String] = [:]
         for line in text.split(whereSeparator: { $0 == "\n" || $0 == "\0" }) {

@@ -74,28 +74,98 @@ public struct PowerSupply: Sendable, Equatable, Encodable, CustomStringConvertib
 
     /// The kind of power supply (`type` attribute).
     public enum Kind: String, Sendable, Equatable, Encodable {
-        case battery, mains, usb, ups, wireless, unknown
+        /// A battery (`Battery`).
+        case battery
+
+        /// A mains adapter (`Mains`).
+        case mains
+
+        /// A USB power source (`USB`, and the `USB_*` types).
+        case usb
+
+        /// An uninterruptible power supply (`UPS`).
+        case ups
+
+        /// A wireless charger (`Wireless`).
+        case wireless
+
+        /// A type Vigil does not know, or none.
+        case unknown
     }
 
     /// Whether a supply powers the system (`System`, or no `scope`) or a peripheral (`Device`).
     public enum Scope: String, Sendable, Equatable, Encodable {
-        case system, device, unknown
+        /// Powers the system (`System`, or no `scope` attribute).
+        case system
+
+        /// Powers a peripheral, such as a mouse's battery (`Device`).
+        case device
+
+        /// A scope the kernel reports as `Unknown`.
+        case unknown
     }
 
     /// Battery charging state (`status` attribute).
     public enum Status: String, Sendable, Equatable, Encodable {
-        case charging, discharging, notCharging = "not charging", full, unknown
+        /// Charging (`Charging`).
+        case charging
+
+        /// Discharging (`Discharging`).
+        case discharging
+
+        /// Plugged in but not charging (`Not charging`).
+        case notCharging = "not charging"
+
+        /// Fully charged (`Full`).
+        case full
+
+        /// The kernel does not know (`Unknown`), or a value Vigil does not know.
+        case unknown
     }
 
     /// Coarse charge level (`capacity_level` attribute).
     public enum CapacityLevel: String, Sendable, Equatable, Encodable {
-        case unknown, critical, low, normal, high, full
+        /// Not reported (`Unknown`).
+        case unknown
+
+        /// Critically low (`Critical`).
+        case critical
+
+        /// Low (`Low`).
+        case low
+
+        /// Normal (`Normal`).
+        case normal
+
+        /// High (`High`).
+        case high
+
+        /// Full (`Full`).
+        case full
     }
 
     /// Battery chemistry (`technology` attribute).
     public enum Technology: String, Sendable, Equatable, Encodable {
-        case unknown, nickelMetalHydride = "NiMH", lithiumIon = "Li-ion", lithiumPolymer = "Li-poly"
-        case lithiumIronPhosphate = "LiFe", nickelCadmium = "NiCd", lithiumManganese = "LiMn"
+        /// Not reported, or a chemistry Vigil does not know.
+        case unknown
+
+        /// Nickel-metal hydride (`NiMH`).
+        case nickelMetalHydride = "NiMH"
+
+        /// Lithium-ion (`Li-ion`).
+        case lithiumIon = "Li-ion"
+
+        /// Lithium polymer (`Li-poly`).
+        case lithiumPolymer = "Li-poly"
+
+        /// Lithium iron phosphate (`LiFe`).
+        case lithiumIronPhosphate = "LiFe"
+
+        /// Nickel-cadmium (`NiCd`).
+        case nickelCadmium = "NiCd"
+
+        /// Lithium manganese (`LiMn`).
+        case lithiumManganese = "LiMn"
     }
 
     public var description: String {

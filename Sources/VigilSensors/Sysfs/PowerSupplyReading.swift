@@ -56,7 +56,7 @@ public struct PowerSupplyReading: Sendable, Equatable, Encodable, CustomStringCo
 
     /// Reads every supply under `root`/class/power_supply.
     ///
-    /// One bad attribute hides only itself (see ``PowerSupply/parse(name:attributes:origin:)``), and one bad entry
+    /// One bad attribute hides only itself (each attribute is parsed on its own), and one bad entry
     /// (a link loop, a file) only itself, in ``problems``. A supply whose directory disappears between listing and
     /// reading is left out; an absent class directory means no supplies (a kernel without `CONFIG_POWER_SUPPLY` has
     /// none to report).

@@ -1,7 +1,7 @@
 extension ThermalZone {
     /// Reads every zone under `root`/class/thermal (cooling devices are skipped).
     ///
-    /// One bad attribute hides only itself (see ``parse(name:attributes:origin:)``); a zone whose `temp` refuses to
+    /// One bad attribute hides only itself (each attribute is parsed on its own); a zone whose `temp` refuses to
     /// be read (some firmware zones answer `EINVAL` or `ENODATA`) is reported with a `nil` temperature and a note.
     /// Entries that are not readable zones are left out; ``ThermalReading/read(root:)`` lists them.
     ///
@@ -27,7 +27,7 @@ extension HwmonChip {
     /// Reads every chip under `root`/class/hwmon.
     ///
     /// Older drivers keep their attributes in the chip's `device/` subdirectory; those are read when the chip
-    /// directory itself has no `name`. One bad input hides only itself (see ``parse(name:attributes:origin:)``);
+    /// directory itself has no `name`. One bad input hides only itself (each attribute is parsed on its own);
     /// chips without a readable `name` are left out, and ``HwmonReading/read(root:)`` lists them.
     ///
     /// - Throws: A ``SensorError`` only when the class directory exists but cannot be listed.
