@@ -91,6 +91,34 @@ extension InotifyKernelTests {
             #expect(vigil.exitStatus == 130)
         }
 
+        @Test func aSlowReaderLosesTheOldestLinesAndIsToldHowMany() async throws {
+            let directory = TemporaryDirectory()
+            defer { directory.remove() }
+            var ends: [Int32] = [-1, -1]
+            try #require(pipe(&ends) == 0)
+            for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+            let vigil = try VigilProcess(["watch", "files", directory.path, "--json"], standardOutput: ends[1])
+            close(ends[1])
+            defer { if vigil.isRunning { vigil.signal(SIGKILL) } }
+            #expect(await eventually { vigil.standardError.contains("watching") }, "\(vigil.standardError)")
+            // About three events a write, far beyond the backlog's 10,000 lines while nobody reads.
+            let file = directory.file("busy")
+            for _ in 0..<20_000 { writeFile(file) }
+            let reader = ends[0]
+            DispatchQueue.global().async {
+                var buffer = [UInt8](repeating: 0, count: 65536)
+                while read(reader, &buffer, buffer.count) > 0 {}
+                close(reader)
+            }
+            #expect(
+                await eventually(within: 30) { vigil.standardError.contains("vigil: dropped ") },
+                "\(vigil.standardError)")
+            #expect(vigil.standardError.contains(" readings: standard output was too slow"))
+            vigil.signal(SIGINT)
+            #expect(await vigil.waitForExit())
+            #expect(vigil.exitStatus == 130)
+        }
+
         @Test func aFullDeviceEndsTheRunWithAMessageAndStatusOne() async throws {
             let full = open("/dev/full", O_WRONLY | O_CLOEXEC)
             try #require(full >= 0)
