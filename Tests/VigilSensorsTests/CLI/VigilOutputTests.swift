@@ -67,21 +67,28 @@ extension InotifyKernelTests {
             }
         }
 
-        @Test func aBlockedStandardOutputStillEndsPromptlyOnSIGINTWithBoundedMemory() async throws {
-            let directory = TemporaryDirectory()
-            defer { directory.remove() }
+        /// Runs `watch files DIRECTORY --json` into a pipe nobody reads yet, then writes a file 20,000 times: about
+        /// three events a write, far more than the pipe (64 KiB) and the backlog (10,000 lines) hold. Returns the
+        /// process and the pipe's read end.
+        static func floodAnUnreadPipe(_ directory: TemporaryDirectory) async throws -> (VigilProcess, Int32) {
             var ends: [Int32] = [-1, -1]
             try #require(pipe(&ends) == 0)
             // Not inherited by the other tests' children, which would keep the pipe open.
             for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
-            defer { close(ends[0]) }
             let vigil = try VigilProcess(["watch", "files", directory.path, "--json"], standardOutput: ends[1])
             close(ends[1])
-            defer { if vigil.isRunning { vigil.signal(SIGKILL) } }
             #expect(await eventually { vigil.standardError.contains("watching") }, "\(vigil.standardError)")
-            // Far more output than a pipe holds (64 KiB): each write is two events of about 150 bytes.
             let file = directory.file("busy")
             for _ in 0..<20_000 { writeFile(file) }
+            return (vigil, ends[0])
+        }
+
+        @Test func aBlockedStandardOutputStillEndsPromptlyOnSIGINTWithBoundedMemory() async throws {
+            let directory = TemporaryDirectory()
+            defer { directory.remove() }
+            let (vigil, reader) = try await Self.floodAnUnreadPipe(directory)
+            defer { close(reader) }
+            defer { if vigil.isRunning { vigil.signal(SIGKILL) } }
             let resident = try #require(VigilOutput.residentKilobytes(vigil.pid))
             #expect(resident < 100_000, "VmRSS \(resident) kB")
             let signalled = ContinuousClock.now
@@ -94,17 +101,8 @@ extension InotifyKernelTests {
         @Test func aSlowReaderLosesTheOldestLinesAndIsToldHowMany() async throws {
             let directory = TemporaryDirectory()
             defer { directory.remove() }
-            var ends: [Int32] = [-1, -1]
-            try #require(pipe(&ends) == 0)
-            for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
-            let vigil = try VigilProcess(["watch", "files", directory.path, "--json"], standardOutput: ends[1])
-            close(ends[1])
+            let (vigil, reader) = try await Self.floodAnUnreadPipe(directory)
             defer { if vigil.isRunning { vigil.signal(SIGKILL) } }
-            #expect(await eventually { vigil.standardError.contains("watching") }, "\(vigil.standardError)")
-            // About three events a write, far beyond the backlog's 10,000 lines while nobody reads.
-            let file = directory.file("busy")
-            for _ in 0..<20_000 { writeFile(file) }
-            let reader = ends[0]
             DispatchQueue.global().async {
                 var buffer = [UInt8](repeating: 0, count: 65536)
                 while read(reader, &buffer, buffer.count) > 0 {}
