@@ -12,7 +12,8 @@ extension CommandSpec {
             Streams readings as they change: one readable line each, or one JSON envelope a line with --json: \
             {"time": RFC 3339 with microseconds, "source": ID, "status": "ok"|"pending"|"unavailable", "reason": …, \
             "event": …, then the reading's fields}. A field that is not a finite number is null and "reason" names \
-            it; the network's own status is "network". With no source named, watches every available source that \
+            it; the network's connectivity is "network" (satisfied or unsatisfied, with "networkReason"). With \
+            no source named, watches every available source that \
             needs no argument. Duplicates are watched once. A named source this machine lacks is an error unless \
             --wait is given. files takes every word after it as a path; storage takes the words after it that hold \
             a slash.

@@ -1,9 +1,10 @@
 /// One command of the tool, declared once: the parser, `--help`, the completion scripts and the man page are all made
 /// from these values, so they cannot drift apart.
 ///
-/// To add a command (`top`, `serve`, `publish`): write `CommandSpec+Name.swift` with a `static let name = CommandSpec(…)`
-/// that lists every option the command takes, add it to ``all``, and dispatch to its run function in `main.swift`.
-/// Help, completions and the man page pick it up with no other change; `CommandSpecTests` checks they all show it.
+/// To add a command (`top`, `serve`, `publish`): write `CommandSpec+Name.swift` with a
+/// `static let name = CommandSpec(…)` that lists every option the command takes, add it to ``all``, and dispatch to
+/// its run function in `main.swift`. The parser, help, completions and the man page pick it up with no other change;
+/// add its options to `VigilHelpTests.commands`, which checks that all of them show every option.
 struct CommandSpec: Sendable {
     /// One option: its long name (`--count`), its short name if any (`-c`), the value it takes (`N`), and one line
     /// of help.

@@ -6,7 +6,7 @@ enum HelpText {
     static func text(for spec: CommandSpec?) -> String {
         guard let spec else { return tool }
         var lines = ["Usage:"] + spec.usage.map { "  vigil " + $0 } + ["", spec.summary.capitalizedFirst + ".", ""]
-        lines += spec.description.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        lines += spec.description.split(separator: "\n", omittingEmptySubsequences: false).map { wrapped(String($0)) }
         lines += ["", "Options:"] + optionLines(spec.options) + ["", "Global options:"]
         lines += optionLines(CommandSpec.globalOptions)
         if spec.name == "watch" || spec.name == "get" { lines += ["", sources] }
@@ -26,6 +26,20 @@ enum HelpText {
         return lines.joined(separator: "\n")
     }
 
+    /// `paragraph` broken into lines of at most 100 columns at spaces.
+    static func wrapped(_ paragraph: String) -> String {
+        var lines: [String] = []
+        var line = ""
+        for word in paragraph.split(separator: " ") {
+            if !line.isEmpty && line.count + 1 + word.count > 100 {
+                lines.append(line)
+                line = ""
+            }
+            line += (line.isEmpty ? "" : " ") + word
+        }
+        return (lines + [line]).joined(separator: "\n")
+    }
+
     /// One line an option: `  -t, --timestamps     help`.
     static func optionLines(_ options: [CommandSpec.Option]) -> [String] {
         let names = options.map(optionName)
@@ -38,8 +52,8 @@ enum HelpText {
     }
 
     static var exitStatus: String {
-        (["Exit status:"] + CommandSpec.exitStatuses.map { "  " + String($0.status).padding(to: 3) + "  " + $0.meaning })
-            .joined(separator: "\n")
+        let lines = CommandSpec.exitStatuses.map { "  " + String($0.status).padding(to: 3) + "  " + $0.meaning }
+        return (["Exit status:"] + lines).joined(separator: "\n")
     }
 
     /// The sources `watch` and `get` take, from the public catalog, wrapped to the help's width.

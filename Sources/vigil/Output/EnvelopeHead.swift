@@ -13,6 +13,8 @@ struct EnvelopeHead {
     var omitted: Set<String> = []
     /// New names for fields that clash with the envelope's keys.
     var renamed: [String: String] = [:]
+    /// Fields the head adds before the reading's own.
+    var extra: [(key: String, value: JSONValue)] = []
 
     /// The head of `reading`: from its type's ``EnvelopeDescribed`` conformance, or "ok" with every field.
     static func of(_ reading: any CatalogReading) -> EnvelopeHead {
@@ -44,7 +46,16 @@ extension NetworkPath: EnvelopeDescribed {
         switch phase {
         case .pending: return EnvelopeHead(time: time, status: "pending")
         case .unavailable(let reason): return EnvelopeHead(time: time, status: "unavailable", reason: reason)
-        case .current: return EnvelopeHead(time: time, body: self, renamed: ["status": "network"])
+        case .current:
+            // The connectivity status becomes "network" (and its reason "networkReason"), beside the envelope's own.
+            var extra: [(key: String, value: JSONValue)] = []
+            switch status {
+            case .satisfied: extra = [("network", .string("satisfied"))]
+            case .unsatisfied(let reason):
+                extra = [("network", .string("unsatisfied")), ("networkReason", .string(reason.rawValue))]
+            case .pending, .unavailable: break
+            }
+            return EnvelopeHead(time: time, body: self, omitted: ["status"], extra: extra)
         }
     }
 }

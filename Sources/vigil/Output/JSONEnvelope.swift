@@ -18,8 +18,9 @@ import VigilSensors
 /// - `event`: what happened, for event sources: a file-system event kind, a uevent action, `clockSet`, or a
 ///   network change.
 /// - Then the reading's own fields. A reading that is not an object goes under `"value"`. A field whose name is one of
-///   the envelope's is renamed: the network's `status` (`"satisfied"`, …) becomes `"network"`, any other becomes
-///   `"reading"` plus the name (`"readingStatus"`).
+///   the envelope's is renamed: the network's connectivity status is `"network"` (`"satisfied"` or
+///   `"unsatisfied"`, with `"networkReason"`); any other clashing field becomes `"reading"` plus the name
+///   (`"readingStatus"`).
 ///
 /// Names that are not UTF-8 keep their exact bytes beside the display text (`path` and `pathBytes`, in base64), and
 /// every control character is escaped, so a line is valid JSON whatever a name holds.
@@ -65,6 +66,6 @@ enum JSONEnvelope {
         ]
         if !reasons.isEmpty { envelope.append(("reason", .string(reasons.joined(separator: "; ")))) }
         if let event = head.event { envelope.append(("event", .string(event))) }
-        return .object(envelope + fields)
+        return .object(envelope + head.extra + fields)
     }
 }

@@ -18,6 +18,9 @@ struct VigilNetworkCommandTests {
         let reading = object
         #expect(object["source"] as? String == "network")
         #expect(reading["isConnected"] as? Bool == false)
+        #expect(object["status"] as? String == "ok")
+        #expect(object["network"] as? String == "unsatisfied")
+        #expect(object["networkReason"] as? String == "no interface is up")
         let interfaces = try #require(reading["interfaces"] as? [[String: Any]])
         #expect(interfaces.map { $0["name"] as? String } == ["lo"], "the first line is the complete first dump")
 
