@@ -116,6 +116,20 @@ extension InotifyKernelTests {
             #expect(objects.allSatisfy { $0["path"] as? String == directory.file("sub/deep.c") })
         }
 
+        @Test func everyAvailableSourcePrintsValidEnvelopes() async throws {
+            let vigil = try VigilProcess(["watch", "--json", "--timeout", "3s"])
+            #expect(await vigil.waitForExit())
+            #expect(vigil.exitStatus == 0, "\(vigil.standardError)")
+            let objects = try VigilOutput.objects(vigil.standardOutput)
+            #expect(objects.count >= 3, "\(vigil.standardOutput)")
+            for object in objects {
+                #expect(VigilOutput.isRFC3339Microseconds(object["time"]), "\(object)")
+                #expect(object["source"] is String)
+                #expect(["ok", "unavailable"].contains(object["status"] as? String), "\(object)")
+                #expect((object["status"] as? String == "unavailable") == (object["reason"] is String), "\(object)")
+            }
+        }
+
         @Test func storageTakesMountPoints() async throws {
             let vigil = try VigilProcess(["get", "storage", "/", "/tmp", "--json"])
             #expect(await vigil.waitForExit())
