@@ -1,28 +1,84 @@
 import Dispatch
-import Foundation
+import Synchronization
+import VigilSensors
 
-/// Prints readings on one serial queue: a readable line each, or one JSON object a line with `--json`.
+/// Turns readings into lines (readable, or one JSON envelope a line with `--json`) and queues them on the
+/// ``OutputWriter``; counts them for `--count` and `--once`.
+///
+/// Pending readings ("nothing read yet") are not printed: a source's first line is its first real reading.
 final class Emitter: Sendable {
-    /// The queue readings are delivered and printed on.
+    /// What the emitter prints and when it says the run is done.
+    struct Settings {
+        var json = false
+        var timestamps = false
+        /// End after this many lines (`--count`).
+        var count: Int?
+        /// End once every one of these keys has printed a line (`--once`, `get`).
+        var once: Set<String>?
+    }
+
+    private struct Progress {
+        var printed = 0
+        var seen: Set<String> = []
+        var done = false
+        /// The reasons of unavailable readings, by key, for `get`.
+        var unavailable: [String: String] = [:]
+    }
+
+    /// The queue readings are delivered on, so that lines keep the order they were published in.
     let queue = DispatchQueue(label: "vigil.output")
-    let json: Bool
+    private let settings: Settings
+    private let writer: OutputWriter
+    private let control: RunControl
+    private let progress = Mutex(Progress())
 
-    init(json: Bool) { self.json = json }
-
-    private struct Line<Reading: Encodable>: Encodable {
-        let source: String
-        let reading: Reading
+    init(_ settings: Settings, writer: OutputWriter, control: RunControl) {
+        self.settings = settings
+        self.writer = writer
+        self.control = control
     }
 
-    /// Prints one reading; call on ``queue``.
-    func emit<Reading: Encodable & CustomStringConvertible>(source: String, reading: Reading) {
-        if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            guard let data = try? encoder.encode(Line(source: source, reading: reading)) else { return }
-            writeLine(String(decoding: data, as: UTF8.self), to: 1)
-        } else {
-            writeLine("\(source): \(reading)", to: 1)
+    /// Prints one reading of the source `source`; `key` names the watched target (`files /tmp`). Call on ``queue``.
+    func emit(key: String, source: String, reading: any CatalogReading) {
+        if let batch = reading as? any ReadingBatch {
+            for part in batch.parts { emit(key: key, source: source, reading: part) }
+            return
         }
+        let head = EnvelopeHead.of(reading)
+        guard head.status != "pending" else { return }
+        let line =
+            settings.json
+            ? JSONEnvelope.line(source: source, reading: reading)
+            : HumanLine.line(
+                source: source, description: reading.description, time: head.time.description,
+                timestamps: settings.timestamps)
+        let (print, finished) = progress.withLock { progress -> (Bool, Bool) in
+            guard !progress.done else { return (false, false) }
+            if let once = settings.once, !once.contains(key) || progress.seen.contains(key) { return (false, false) }
+            progress.printed += 1
+            progress.seen.insert(key)
+            if head.status == "unavailable" { progress.unavailable[key] = head.reason ?? "unavailable" }
+            let finished =
+                (settings.count.map { progress.printed >= $0 } ?? false)
+                || (settings.once.map { progress.seen.isSuperset(of: $0) } ?? false)
+            progress.done = finished
+            return (true, finished)
+        }
+        if print { writer.enqueue(line) }
+        if finished { control.finish(0) }
     }
+
+    /// The keys whose printed reading was unavailable, with the reason.
+    var unavailable: [String: String] { progress.withLock { $0.unavailable } }
+
+    /// The keys that printed nothing yet.
+    func silent(among keys: [String]) -> [String] {
+        let seen = progress.withLock { $0.seen }
+        return keys.filter { !seen.contains($0) }
+    }
+}
+
+/// A reading that stands for several lines (the changes between two network snapshots).
+protocol ReadingBatch {
+    var parts: [any CatalogReading] { get }
 }

@@ -2,27 +2,30 @@ import Glibc
 
 /// Runs the tool: parses the command line, runs a command, and maps failures to one line and an exit status.
 func runTool() -> Int32 {
+    // A closed pipe must be a write error (EPIPE) the writer reports, not a silent death by SIGPIPE.
+    signal(SIGPIPE, SIG_IGN)
     do throws(ToolError) {
         // `publish` parses its own options (--broker, …) before the shared ones, so it is dispatched first.
         if CommandLine.arguments.dropFirst().first == "publish" {
-            try PublishCommand.run(Array(CommandLine.arguments.dropFirst(2)))
-            return 0
+            return try PublishCommand.run(Array(CommandLine.arguments.dropFirst(2)))
         }
         let arguments = try Arguments(Array(CommandLine.arguments.dropFirst()))
-        var command = arguments.command
-        if command == "help" {
-            command = arguments.positional.first
-        }
-        if arguments.help || arguments.command == "help" || command == nil {
-            guard let text = Help.text(for: command) else { throw ToolError.usage("unknown command \(command ?? "")") }
-            print(text)
+        if arguments.command == nil && arguments.flag("--version") {
+            print("vigil \(Version.string)")
             return 0
         }
-        switch command {
+        if arguments.help || arguments.command == nil {
+            print(HelpText.text(for: arguments.command.flatMap(CommandSpec.named)))
+            return 0
+        }
+        switch arguments.command {
         case "list": try ListCommand.run(arguments)
-        case "watch": try WatchCommand.run(arguments)
+        case "help": try HelpCommand.run(arguments)
+        case "completions": try HelpCommand.completions(arguments)
+        case "get": return try GetCommand.run(arguments)
+        case "watch": return try WatchCommand.run(arguments)
         case "top": return try TopCommand.run(arguments)
-        default: throw ToolError.usage("unknown command \"\(command ?? "")\"; see vigil --help")
+        default: throw ToolError.usage("unknown command \"\(arguments.command ?? "")\"; see vigil --help")
         }
         return 0
     } catch {

@@ -1,37 +1,113 @@
+import Glibc
 import VigilSensors
 
-/// The parsed command line: the command, its positional words, and the options.
+/// The parsed command line: the command, its positional words, and the options the command's ``CommandSpec`` allows.
 struct Arguments {
     var command: String?
     var positional: [String] = []
-    var options = SourceCatalog.Options()
-    var json = false
-    var help = false
+    /// The values given to each option, by long name; a flag has one empty value each time it is given.
+    private var given: [String: [String]] = [:]
 
-    /// Parses `arguments` (without the program name).
+    /// Parses `arguments` (without the program name) against the command's option table.
     ///
-    /// - Throws: ``ToolError`` for an unknown option or an option missing its value.
+    /// - Throws: ``ToolError`` (usage) for an unknown command or option, or an option missing its value.
     init(_ arguments: [String]) throws(ToolError) {
         var words = arguments[...]
+        var spec = CommandSpec.tool
         while let word = words.popFirst() {
-            switch word {
-            case "--help", "-h": help = true
-            case "--json": json = true
-            case "--sys-root": options.sysfsRoot = try Self.value(of: word, from: &words)
-            case "--proc-root": options.procfsRoot = try Self.value(of: word, from: &words)
-            case "--netns": options.networkNamespace = try Self.value(of: word, from: &words)
-            case "--":
+            if word == "--" {
                 positional += words
-                words = []
-            default:
-                if word.hasPrefix("-") && word.count > 1 { throw .usage("unknown option \(word); see vigil --help") }
-                if command == nil { command = word } else { positional.append(word) }
+                break
+            }
+            guard word.hasPrefix("-") && word.count > 1 else {
+                if command == nil {
+                    guard let named = CommandSpec.named(word) else {
+                        throw .usage("unknown command \"\(word)\"; see vigil --help")
+                    }
+                    command = word
+                    spec = named
+                } else {
+                    positional.append(word)
+                }
+                continue
+            }
+            let (name, inline) = Self.split(word)
+            let options = spec.allOptions + (command == nil ? [] : CommandSpec.tool.options)
+            guard let option = options.first(where: { $0.long == name || $0.short == name }) else {
+                let command = command.map { " for \($0)" } ?? ""
+                throw .usage("unknown option \(name)\(command); see vigil \(self.command ?? "") --help")
+            }
+            if option.value != nil {
+                guard let value = inline ?? words.popFirst() else {
+                    throw .usage("\(option.long) needs a value: \(option.long) \(option.value ?? "")")
+                }
+                given[option.long, default: []].append(value)
+            } else {
+                guard inline == nil else { throw .usage("\(option.long) takes no value") }
+                given[option.long, default: []].append("")
             }
         }
     }
 
-    private static func value(of option: String, from words: inout ArraySlice<String>) throws(ToolError) -> String {
-        guard let value = words.popFirst() else { throw .usage("\(option) needs a value") }
-        return value
+    /// `--name=value` split in two; other words unchanged.
+    private static func split(_ word: String) -> (String, String?) {
+        guard word.hasPrefix("--"), let equals = word.firstIndex(of: "=") else { return (word, nil) }
+        return (String(word[..<equals]), String(word[word.index(after: equals)...]))
+    }
+
+    /// Whether the flag `long` was given.
+    func flag(_ long: String) -> Bool { given[long] != nil }
+
+    /// The last value given to `long`.
+    func value(_ long: String) -> String? { given[long]?.last }
+
+    /// Every value given to `long`, in order.
+    func values(_ long: String) -> [String] { given[long] ?? [] }
+
+    var help: Bool { flag("--help") }
+    var json: Bool { flag("--json") }
+
+    /// The catalog options, with `--sys-root` and `--proc-root` checked.
+    ///
+    /// - Throws: ``ToolError`` (usage) naming a root that is empty or not a directory, so that a mistyped path is not
+    ///   later blamed on the kernel.
+    func sourceOptions() throws(ToolError) -> SourceCatalog.Options {
+        var options = SourceCatalog.Options()
+        for (long, keyPath) in [("--sys-root", \SourceCatalog.Options.sysfsRoot), ("--proc-root", \.procfsRoot)] {
+            guard let path = value(long) else { continue }
+            var status = stat()
+            guard !path.isEmpty, stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR else {
+                throw .usage("\(long) \"\(path)\": no such directory")
+            }
+            options[keyPath: keyPath] = path
+        }
+        options.networkNamespace = value("--netns")
+        return options
+    }
+
+    /// The value of `long` as a whole number of at least 1.
+    func count(_ long: String) throws(ToolError) -> Int? {
+        guard let text = value(long) else { return nil }
+        guard let count = Int(text), count > 0 else {
+            throw .usage("\(long) needs a whole number above 0, got \"\(text)\"")
+        }
+        return count
+    }
+
+    /// The value of `long` as a duration: `5s`, `200ms`, `1.5s`, `2m`, `1h`, or a number of seconds.
+    func duration(_ long: String) throws(ToolError) -> Duration? {
+        guard let text = value(long) else { return nil }
+        let units: [(String, Double)] = [("ms", 1e-3), ("us", 1e-6), ("s", 1), ("m", 60), ("h", 3600)]
+        var number = Substring(text)
+        var scale = 1.0
+        for (suffix, factor) in units where text.hasSuffix(suffix) {
+            number = text.dropLast(suffix.count)
+            scale = factor
+            break
+        }
+        guard let value = Double(number), value.isFinite, value > 0, value * scale < 1e9 else {
+            throw .usage("\(long) needs a duration such as 5s or 200ms, got \"\(text)\"")
+        }
+        return .nanoseconds(Int64(value * scale * 1e9))
     }
 }

@@ -6,19 +6,27 @@ enum ListCommand {
         guard arguments.positional.isEmpty else {
             throw .usage("list takes no arguments, got \(arguments.positional.joined(separator: " "))")
         }
+        let options = try arguments.sourceOptions()
         let entries = SourceCatalog.builtIn
+        if arguments.json {
+            for entry in entries {
+                let availability = entry.availability(options)
+                var fields: [(key: String, value: JSONValue)] = [
+                    ("id", .string(entry.id)), ("name", .string(entry.name)),
+                ]
+                if let argument = entry.argumentName { fields.append(("argument", .string(argument))) }
+                fields.append(("available", .bool(availability.isAvailable)))
+                if case .unavailable = availability { fields.append(("reason", .string(availability.description))) }
+                print(JSONValue.object(fields).text)
+            }
+            return
+        }
         let idWidth = entries.map { $0.id.count + ($0.argumentName.map { $0.count + 1 } ?? 0) }.max() ?? 0
         let nameWidth = entries.map(\.name.count).max() ?? 0
         for entry in entries {
             let id = entry.id + (entry.argumentName.map { " " + $0 } ?? "")
             let padded = id.padding(to: idWidth) + "  " + entry.name.padding(to: nameWidth)
-            print(padded + "  " + entry.availability(arguments.options).description)
+            print(padded + "  " + HumanLine.escaped(entry.availability(options).description))
         }
-    }
-}
-
-extension String {
-    func padding(to width: Int) -> String {
-        count >= width ? self : self + String(repeating: " ", count: width - count)
     }
 }

@@ -5,4 +5,6 @@ struct ToolError: Error {
     let status: Int32
 
     static func usage(_ message: String) -> ToolError { ToolError(message: message, status: 2) }
+
+    static func runtime(_ message: String) -> ToolError { ToolError(message: message, status: 1) }
 }

@@ -16,7 +16,8 @@ enum PublishCommand {
     ///
     /// - Throws: ``ToolError`` for a usage mistake, a password file that cannot be read or a source that cannot
     ///   start.
-    static func run(_ words: [String]) throws(ToolError) {
+    /// - Returns: The exit status: 130 after SIGINT, 143 after SIGTERM, 0 after `--help`.
+    static func run(_ words: [String]) throws(ToolError) -> Int32 {
         // SIGINT and SIGTERM are blocked before any thread starts (threads inherit the mask) and taken with sigwait.
         var stopSignals = sigset_t()
         sigemptyset(&stopSignals)
@@ -25,11 +26,11 @@ enum PublishCommand {
         pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
         let options = try PublishOptions(words)
         if options.help {
-            print(PublishHelp.text)
-            return
+            print(HelpText.text(for: .publish))
+            return 0
         }
         let arguments = try Arguments(["publish"] + options.rest)
-        let selected = try WatchCommand.selection(arguments)
+        let targets = try WatchSelection.targets(arguments, options: try arguments.sourceOptions())
         let host = hostName()
         let prefix = options.prefix ?? "vigil/" + host
         let publisher = try makePublisher(options, prefix: prefix)
@@ -38,7 +39,7 @@ enum PublishCommand {
         defer { log.dispose() }
 
         let queue = DispatchQueue(label: "vigil.publish")
-        var running: [(CatalogSource, Subscription)] = []
+        var running: [(any Source, Subscription)] = []
         defer {
             for (source, subscription) in running {
                 source.stopMonitoring()
@@ -48,14 +49,15 @@ enum PublishCommand {
             publisher.stop()
         }
         publisher.start()
-        for (entry, argument) in selected {
-            let topic = prefix + "/" + entry.id
-            let discovery = options.homeAssistant ? Discovery(host: host, prefix: prefix, source: entry.id) : nil
-            let retain = !eventSources.contains(entry.id)
+        for target in targets {
+            let id = target.id
+            let topic = prefix + "/" + id
+            let discovery = options.homeAssistant ? Discovery(host: host, prefix: prefix, source: id) : nil
+            let retain = !eventSources.contains(id)
             do {
-                let source = try entry.make(arguments.options, argument: argument.map(CommandLinePath.bytes(of:)))
-                let subscription = source.readings.subscribe(on: .queue(queue)) { reading in
-                    let payload = PublishPayload.envelope(source: entry.id, reading: reading)
+                let source = target.source
+                let subscription = target.readings.subscribe(on: .queue(queue)) { reading in
+                    let payload = PublishPayload.envelope(source: id, reading: reading)
                     discovery?.announceIfNeeded(payload: payload, publisher: publisher, qos: options.qos)
                     try? publisher.publish(
                         MQTTMessage(topic: topic, payload: payload, qos: options.qos, retain: retain))
@@ -63,14 +65,14 @@ enum PublishCommand {
                 running.append((source, subscription))
                 try source.startMonitoring()
             } catch {
-                throw ToolError(message: "\(entry.id): \(error)", status: 1)
+                throw ToolError(message: "\(target.key): \(error)", status: 1)
             }
         }
-        let names = selected.map { entry, argument in argument.map { "\(entry.id) \($0)" } ?? entry.id }
-            .joined(separator: ", ")
+        let names = targets.map(\.key).joined(separator: ", ")
         printError("vigil: publishing \(names) to \(prefix)/… on \(options.host):\(options.port); Ctrl-C to stop")
         var received: Int32 = 0
         sigwait(&stopSignals, &received)
+        return 128 + received
     }
 
     private static func makePublisher(_ options: PublishOptions, prefix: String) throws(ToolError) -> MQTTPublisher {

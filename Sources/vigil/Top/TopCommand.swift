@@ -20,7 +20,8 @@ enum TopCommand {
             throw .usage("top draws on a terminal and standard output is not one; use vigil watch for pipes")
         }
         let path = arguments.positional.first ?? "."
-        let entries = rowEntries(arguments.options)
+        let options = try arguments.sourceOptions()
+        let entries = rowEntries(options)
         let ending = TopEnding()
         let signals = ending.listen(to: [(SIGINT, 130), (SIGTERM, 143), (SIGHUP, 129)])
         defer { for source in signals { source.cancel() } }
@@ -29,7 +30,7 @@ enum TopCommand {
         }
         let dashboard = TopDashboard(
             terminal: terminal, rowSources: entries.map(\.id), filesTitle: BytePath(path).description)
-        var running: [RunningSource] = []
+        var running: [DashboardSource] = []
         defer {
             for source in running { source.stop() }
             // Let a frame being written finish, but never wait long: a terminal that stopped reading must not keep
@@ -41,15 +42,15 @@ enum TopCommand {
         }
         do {
             let files = try SourceCatalog.entry(id: "files")!.make(
-                arguments.options, argument: CommandLinePath.bytes(of: path))
-            running.append(try RunningSource(files, dashboard: dashboard))
+                options, argument: CommandLinePath.bytes(of: path))
+            running.append(try DashboardSource(files, dashboard: dashboard))
         } catch {
             throw ToolError(message: "files: \(error)", status: 1)
         }
         for entry in entries + ["network", "devices"].compactMap(SourceCatalog.entry(id:)) {
-            guard let source = try? entry.make(arguments.options) else { continue }
+            guard let source = try? entry.make(options) else { continue }
             do {
-                running.append(try RunningSource(source, dashboard: dashboard))
+                running.append(try DashboardSource(source, dashboard: dashboard))
             } catch {
                 dashboard.queue.async { dashboard.record("cannot start: \(error)", from: entry.id) }
             }
@@ -71,25 +72,5 @@ enum TopCommand {
             entry.argumentName == nil && entry.id != "battery" && !TopState.paneSources.contains(entry.id)
                 && entry.availability(options).isAvailable
         }
-    }
-}
-
-extension RunningSource {
-    /// Subscribes `dashboard` to the readings of `source` on its queue, then starts it.
-    ///
-    /// - Throws: The ``SensorError`` that says why the source cannot start; nothing is left running then.
-    init(_ source: CatalogSource, dashboard: TopDashboard) throws {
-        let id = source.id
-        let subscription = source.readings.subscribe(on: .queue(dashboard.queue)) { reading in
-            dashboard.record(reading, from: id)
-        }
-        do {
-            try source.startMonitoring()
-        } catch {
-            subscription.dispose()
-            throw error
-        }
-        self.source = source
-        self.subscription = subscription
     }
 }

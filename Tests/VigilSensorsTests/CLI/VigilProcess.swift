@@ -37,7 +37,8 @@ final class VigilProcess: Sendable {
         }
     }
 
-    private let pid: pid_t
+    /// The child's process id, for `/proc/PID/…`.
+    let pid: pid_t
     private let status = Mutex<Int32?>(nil)
     private let output = TextBuffer()
     private let errors = TextBuffer()
@@ -45,7 +46,10 @@ final class VigilProcess: Sendable {
     /// Starts `vigil` with `arguments`, optionally through a wrapper command such as `setpriv …`.
     ///
     /// Spawned with `posix_spawn(2)` rather than Foundation's `Process`, whose objects LeakSanitizer reports.
-    init(_ arguments: [String], wrapper: [String] = []) throws {
+    ///
+    /// - Parameter standardOutput: A descriptor to give the child as its standard output (`/dev/full`, a pipe nobody
+    ///   reads) instead of a pipe read into ``standardOutput``.
+    init(_ arguments: [String], wrapper: [String] = [], standardOutput: Int32? = nil) throws {
         let executable = try #require(Self.executable, "build the vigil product first (swift build)")
         let command = wrapper.isEmpty ? [executable] + arguments : wrapper + [executable] + arguments
         var outputPipe: [Int32] = [-1, -1]
@@ -55,7 +59,7 @@ final class VigilProcess: Sendable {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, outputPipe[1], 1)
+        posix_spawn_file_actions_adddup2(&actions, standardOutput ?? outputPipe[1], 1)
         posix_spawn_file_actions_adddup2(&actions, errorPipe[1], 2)
         let argv: [UnsafeMutablePointer<CChar>?] = command.map { strdup($0) } + [nil]
         let environment: [UnsafeMutablePointer<CChar>?] = [strdup("PATH=/usr/bin:/bin"), nil]
@@ -66,7 +70,13 @@ final class VigilProcess: Sendable {
         close(errorPipe[1])
         pid = child
         try #require(spawned == 0, "posix_spawn \(command[0]) failed: \(spawned)")
-        for (fd, buffer) in [(outputPipe[0], output), (errorPipe[0], errors)] {
+        if standardOutput != nil {
+            close(outputPipe[0])
+            output.append(Data())
+        }
+        let readers =
+            standardOutput == nil ? [(outputPipe[0], output), (errorPipe[0], errors)] : [(errorPipe[0], errors)]
+        for (fd, buffer) in readers {
             DispatchQueue.global().async {
                 var chunk = [UInt8](repeating: 0, count: 4096)
                 while true {

@@ -34,7 +34,7 @@ import Testing
         var used: Double?
         for line in vigil.standardOutput.split(separator: "\n") {
             let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
-            let reading = object["reading"] as? [String: Any]
+            let reading: [String: Any]? = object
             if object["source"] as? String == "battery", let supplies = reading?["supplies"] as? [[String: Any]] {
                 capacity = supplies.first?["capacityPercent"] as? Int
                 #expect(reading?["powerSource"] as? String == "on battery")
@@ -47,6 +47,6 @@ import Testing
         #expect(used == 0.5)
         vigil.signal(SIGINT)
         #expect(await vigil.waitForExit())
-        #expect(vigil.exitStatus == 0)
+        #expect(vigil.exitStatus == 130)
     }
 }

@@ -1,0 +1,27 @@
+import VigilSensors
+
+extension CommandSpec {
+    /// `vigil top`.
+    static let top = CommandSpec(
+        name: "top", summary: "a live full-screen dashboard of every available source",
+        usage: ["top [PATH] [--sys-root PATH] [--proc-root PATH]"],
+        description: """
+            A live dashboard on the terminal's alternate screen: one row per available source with its latest \
+            reading, and for numbers (CPU total and per core, memory, memory pressure, battery, temperatures, fans, \
+            light, the accelerometer's magnitude) a sparkline of recent history, one block a second. A value that \
+            changed is highlighted for a moment. Below the rows: the network's status, and the latest file events in \
+            PATH (the current directory when none is given; not recursive) and device events (kernel uevents).
+
+            Keys: q quits (status 0); Ctrl-C quits with status 130. SIGTERM ends it with status 143. The terminal \
+            is restored on the way out, also after a crash signal. Names are escaped like ls -b. The screen is \
+            redrawn at most four times a second, only the lines that changed, and follows the terminal's size. \
+            Standard output must be a terminal: otherwise vigil top says so and exits with status 2 (use vigil \
+            watch for pipes).
+            """,
+        options: [],
+        examples: [
+            ("top", "every source, file events in the current directory"),
+            ("top ~/Downloads", "file events in ~/Downloads"),
+            ("top --sys-root /tmp/fake-sys --proc-root /tmp/fake-proc", "a recorded or fake machine"),
+        ])
+}

@@ -1,0 +1,54 @@
+import VigilSensors
+
+extension CommandSpec {
+    /// `vigil watch`.
+    static let watch = CommandSpec(
+        name: "watch", summary: "stream readings as they change",
+        usage: [
+            "watch [SOURCE…] [OPTIONS]", "watch files PATH… [-r] [-e LIST] [--exclude PATTERN]",
+            "watch network [--changes]", "watch devices [--subsystem NAME]", "watch storage [PATH…]",
+        ],
+        description: """
+            Streams readings as they change: one readable line each, or one JSON envelope a line with --json: \
+            {"time": RFC 3339 with microseconds, "source": ID, "status": "ok"|"pending"|"unavailable", "reason": …, \
+            "event": …, then the reading's fields}. A field that is not a finite number is null and "reason" names \
+            it; the network's connectivity is "network" (satisfied or unsatisfied, with "networkReason"). With \
+            no source named, watches every available source that \
+            needs no argument. Duplicates are watched once. A named source this machine lacks is an error unless \
+            --wait is given. files takes every word after it as a path; storage takes the words after it that hold \
+            a slash.
+
+            File paths are bytes. Readable lines escape them like ls -b (a newline as "\\n", a byte that is not \
+            UTF-8 in octal, as in "caf\\351"), so one event stays on one line. In JSON, "path" is the exact name \
+            when it is UTF-8; when it is not, "pathBytes" holds the exact bytes in base64.
+
+            Standard output is written by a thread of its own from a bounded backlog: when it falls behind, the \
+            oldest lines are dropped and "vigil: dropped N readings" goes to standard error.
+            """,
+        options: [
+            Option(long: "--json", help: "print one JSON envelope a line"),
+            Option(long: "--timestamps", short: "-t", help: "prefix each readable line with its time, like ip -ts"),
+            Option(long: "--once", help: "print the first reading of each source, then exit"),
+            Option(long: "--count", value: "N", help: "exit after N lines"),
+            Option(long: "--timeout", value: "DURATION", help: "exit (status 0) after DURATION: 5s, 200ms, 1m"),
+            Option(long: "--interval", value: "DURATION", help: "poll polled sources (cpu, memory, …) every DURATION"),
+            Option(long: "--wait", help: "wait for a named source this machine lacks instead of failing"),
+            Option(long: "--recursive", short: "-r", help: "files: also watch every directory below"),
+            Option(
+                long: "--events", short: "-e", value: "LIST", help: "files: only these comma-separated event kinds",
+                choices: FileSystemEvent.Kind.allCases.map(\.rawValue)),
+            Option(long: "--exclude", value: "PATTERN", help: "files: skip paths matching this fnmatch(3) pattern"),
+            Option(long: "--changes", help: "network: print only what changed (link, address, route, status)"),
+            Option(long: "--subsystem", value: "NAME", help: "devices: only uevents of this subsystem (usb, block, …)"),
+        ],
+        examples: [
+            ("watch", "every available source"), ("watch cpu memory -t", "CPU and memory use, with times"),
+            ("watch files /etc -r -e modified,deleted", "changes under /etc"),
+            ("watch files ~/src --exclude '*.o' --json", "changes as JSON, object files skipped"),
+            ("watch network --changes", "link, address and route changes, like ip monitor"),
+            ("watch devices --subsystem usb", "USB hot-plug, like udevadm monitor"),
+            ("watch cpu --interval 200ms --count 10", "ten CPU readings, five a second"),
+            ("watch battery --once --json", "the battery's first reading as JSON"),
+        ],
+        arguments: SourceCatalog.builtIn.map(\.id))
+}

@@ -1,0 +1,168 @@
+import Dispatch
+import Foundation
+import Glibc
+import Synchronization
+
+/// Writes lines to standard output on a thread of its own, from a bounded backlog, so that a blocked standard output
+/// (a pipe nobody reads, Ctrl-S in a terminal) never blocks the sources or the signal handling.
+///
+/// When the backlog is full the oldest lines are dropped; once the writer catches up it says how many on standard
+/// error ("vigil: dropped N readings: standard output was too slow"), so the JSON stream on standard output stays
+/// clean. A write error (EPIPE, ENOSPC, …) stops the writer and is reported once through `onFailure`.
+final class OutputWriter: Sendable {
+    private struct State {
+        var lines: [String] = []
+        var bytes = 0
+        var dropped = 0
+        var writing = false
+        var failed = false
+        var failure: String?
+    }
+
+    /// At most this many lines wait to be written …
+    static let maximumLines = 10_000
+    /// … and at most this many bytes.
+    static let maximumBytes = 8 << 20
+
+    private let state = Mutex(State())
+    /// A pipe whose read end wakes the writer thread: a byte a batch of queued lines.
+    private let wake: (read: Int32, write: Int32)
+    private let idle = DispatchSemaphore(value: 0)
+    private let descriptor: Int32
+
+    /// Starts the writer thread.
+    ///
+    /// - Parameters:
+    ///   - descriptor: Where to write, standard output by default.
+    ///   - onFailure: Called once, on the writer thread, with a message when a write fails.
+    init(descriptor: Int32 = 1, onFailure: @escaping @Sendable (String) -> Void) {
+        self.descriptor = descriptor
+        var ends: [Int32] = [-1, -1]
+        // pipe fails only without descriptors left; the writer then finds nothing to poll and stops at once.
+        _ = pipe(&ends)
+        for end in ends {
+            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
+            _ = fcntl(end, F_SETFL, O_NONBLOCK)
+        }
+        wake = (ends[0], ends[1])
+        Thread.detachNewThread { [self] in self.run(onFailure: onFailure) }
+    }
+
+    /// Queues one line (without its newline); drops the oldest lines when the backlog is full. Never blocks.
+    func enqueue(_ line: String) {
+        let queued = state.withLock { state -> Bool in
+            guard !state.failed else { return false }
+            state.lines.append(line)
+            state.bytes += line.utf8.count + 1
+            var drop = 0
+            while state.lines.count - drop > Self.maximumLines
+                || (state.bytes > Self.maximumBytes && state.lines.count - drop > 1)
+            {
+                state.bytes -= state.lines[drop].utf8.count + 1
+                drop += 1
+            }
+            if drop > 0 {
+                state.lines.removeFirst(drop)
+                state.dropped += drop
+            }
+            return true
+        }
+        if queued {
+            var byte: UInt8 = 1
+            _ = write(wake.write, &byte, 1)
+        }
+    }
+
+    /// Waits until every queued line is written, the writer failed, or `deadline` passes (or `shouldGiveUp` says so);
+    /// returns whether the backlog was written.
+    func drain(until deadline: DispatchTime, shouldGiveUp: () -> Bool = { false }) -> Bool {
+        while true {
+            let (done, failed) = state.withLock { ($0.lines.isEmpty && !$0.writing, $0.failed) }
+            if done || failed { return !failed }
+            if shouldGiveUp() || DispatchTime.now() >= deadline { return false }
+            _ = idle.wait(timeout: min(deadline, .now() + .milliseconds(50)))
+        }
+    }
+
+    /// Why writing failed, once it has.
+    var failure: String? { state.withLock { $0.failure } }
+
+    private func run(onFailure: @Sendable (String) -> Void) {
+        while true {
+            if let failure = waitForWork() {
+                state.withLock { state in
+                    state.failed = true
+                    state.failure = failure
+                }
+                idle.signal()
+                onFailure(failure)
+                return
+            }
+            let (lines, dropped) = state.withLock { state in
+                defer {
+                    state.lines = []
+                    state.bytes = 0
+                    state.dropped = 0
+                    state.writing = true
+                }
+                return (state.lines, state.dropped)
+            }
+            var text = lines.joined(separator: "\n")
+            if !lines.isEmpty { text += "\n" }
+            let error = Self.writeAll(text, to: descriptor)
+            if dropped > 0 {
+                _ = Self.writeAll("vigil: dropped \(dropped) readings: standard output was too slow\n", to: 2)
+            }
+            let failure = state.withLock { state in
+                defer { state.writing = false }
+                if let error {
+                    state.failed = true
+                    state.failure = "standard output: \(String(cString: strerror(error)))"
+                }
+                return state.failure
+            }
+            idle.signal()
+            if let failure {
+                onFailure(failure)
+                return
+            }
+        }
+    }
+
+    /// Waits until lines are queued; returns a failure when standard output is a pipe whose reader went away
+    /// (`poll(2)` reports POLLERR), so that `vigil … | head -1` ends at once, not at the next line.
+    private func waitForWork() -> String? {
+        var descriptors = [
+            pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0), pollfd(fd: descriptor, events: 0, revents: 0),
+        ]
+        while true {
+            let ready = poll(&descriptors, 2, -1)
+            if ready < 0 && errno == EINTR { continue }
+            if ready < 0 { return "standard output: \(String(cString: strerror(errno)))" }
+            if descriptors[0].revents != 0 {
+                var buffer = [UInt8](repeating: 0, count: 256)
+                while read(wake.read, &buffer, buffer.count) > 0 {}
+                return nil
+            }
+            if descriptors[1].revents & Int16(POLLERR | POLLHUP | POLLNVAL) != 0 {
+                return "standard output: \(String(cString: strerror(EPIPE)))"
+            }
+        }
+    }
+
+    /// Writes all of `text`, retrying after EINTR; returns the errno of a failed write.
+    @discardableResult
+    static func writeAll(_ text: String, to descriptor: Int32) -> Int32? {
+        var text = text
+        return text.withUTF8 { bytes -> Int32? in
+            var offset = 0
+            while offset < bytes.count {
+                let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                if written < 0 && errno == EINTR { continue }
+                guard written > 0 else { return written < 0 ? errno : EIO }
+                offset += written
+            }
+            return nil
+        }
+    }
+}

@@ -1,0 +1,134 @@
+import Glibc
+import Vigil
+import VigilSensors
+
+/// The targets `watch` and `get` run, from the positional words and the source options.
+enum WatchSelection {
+    /// Every named source (or every available one when none is named), once each, with the options applied.
+    ///
+    /// - Throws: ``ToolError`` (usage) for an unknown source, a missing argument or a bad option value.
+    static func targets(_ arguments: Arguments, options: SourceCatalog.Options) throws(ToolError) -> [WatchTarget] {
+        var targets: [WatchTarget] = []
+        if arguments.positional.isEmpty {
+            for entry in SourceCatalog.builtIn
+            where entry.argumentName == nil && entry.availability(options).isAvailable {
+                targets.append(try target(entry, arguments: arguments, options: options))
+            }
+            guard !targets.isEmpty else { throw .runtime("no source is available here") }
+            return targets
+        }
+        var words = arguments.positional[...]
+        while let id = words.popFirst() {
+            guard let entry = SourceCatalog.entry(id: id) else {
+                let known = SourceCatalog.builtIn.map(\.id).joined(separator: ", ")
+                throw .usage("unknown source \"\(id)\" (known: \(known)); see vigil list")
+            }
+            switch id {
+            case "files":
+                guard !words.isEmpty else { throw .usage("files needs PATH: vigil watch files PATH…") }
+                for path in words { targets.append(try files(path, arguments: arguments, options: options)) }
+                words = []
+            case "storage":
+                var paths: [String] = []
+                while let path = words.first, path.contains("/") {
+                    paths.append(path)
+                    words.removeFirst()
+                }
+                if paths.isEmpty {
+                    targets.append(try target(entry, arguments: arguments, options: options))
+                } else {
+                    let monitor = StorageMonitor(mountPoints: paths, eventLoop: options.eventLoop)
+                    targets.append(WatchTarget(id: id, key: "storage " + paths.joined(separator: " "), source: monitor))
+                }
+            default:
+                if let name = entry.argumentName {
+                    guard let argument = words.popFirst() else {
+                        throw .usage("\(id) needs \(name): vigil watch \(id) \(name)")
+                    }
+                    let source = try make(entry, options: options, argument: argument)
+                    targets.append(WatchTarget(catalog: source, key: id + " " + argument))
+                } else {
+                    targets.append(try target(entry, arguments: arguments, options: options))
+                }
+            }
+        }
+        var seen: Set<String> = []
+        return targets.filter { seen.insert($0.key).inserted }
+    }
+
+    private static func make(_ entry: SourceCatalog.Entry, options: SourceCatalog.Options, argument: String? = nil)
+        throws(ToolError) -> CatalogSource
+    {
+        do {
+            return try entry.make(options, argument: argument.map(CommandLinePath.bytes(of:)))
+        } catch {
+            throw .runtime("\(entry.id): \(error)")
+        }
+    }
+
+    /// A source that takes no argument, with `--changes` (network) or `--subsystem` (devices) applied.
+    private static func target(_ entry: SourceCatalog.Entry, arguments: Arguments, options: SourceCatalog.Options)
+        throws(ToolError) -> WatchTarget
+    {
+        let source = try make(entry, options: options)
+        switch entry.id {
+        case "network" where arguments.flag("--changes"):
+            let differ = NetworkDiffer()
+            let readings = source.readings.map { reading -> any CatalogReading in
+                guard let path = reading as? NetworkPath else { return reading }
+                return differ.changes(to: path)
+            }
+            return WatchTarget(catalog: source, key: entry.id, readings: readings)
+        case "devices":
+            guard let subsystem = arguments.value("--subsystem") else { break }
+            let readings = source.readings.filter { reading in
+                guard let event = reading as? DeviceEvent, let uevent = event.uevent else { return true }
+                return uevent.subsystem == subsystem
+            }
+            return WatchTarget(catalog: source, key: entry.id, readings: readings)
+        default: break
+        }
+        return WatchTarget(catalog: source, key: entry.id)
+    }
+
+    /// `files PATH` with `--recursive`, `--events` and `--exclude` applied.
+    private static func files(_ path: String, arguments: Arguments, options: SourceCatalog.Options)
+        throws(ToolError) -> WatchTarget
+    {
+        var kinds: Set<FileSystemEvent.Kind>?
+        for list in arguments.values("--events") {
+            for name in list.split(separator: ",") {
+                guard let kind = FileSystemEvent.Kind(rawValue: String(name)) else {
+                    let known = FileSystemEvent.Kind.allCases.map(\.rawValue).joined(separator: ", ")
+                    throw .usage("--events: unknown event \"\(name)\" (known: \(known))")
+                }
+                kinds = (kinds ?? []).union([kind])
+            }
+        }
+        let patterns = arguments.values("--exclude")
+        let monitor = FileSystemMonitor(
+            path: CommandLinePath.bytes(of: path), recursive: arguments.flag("--recursive"),
+            eventLoop: options.eventLoop)
+        let target = WatchTarget(id: "files", key: "files " + path, source: monitor, checksAvailability: false)
+        guard kinds != nil || !patterns.isEmpty else { return target }
+        let readings = target.readings.filter { [kinds] reading in
+            guard let event = reading as? FileSystemEvent else { return true }
+            if let kinds, !kinds.contains(event.kind) { return false }
+            return !patterns.contains { pattern in
+                excludes(pattern, event.path) || event.oldPath.map { excludes(pattern, $0) } ?? false
+            }
+        }
+        return WatchTarget(target, readings: readings)
+    }
+
+    /// Whether `pattern` (fnmatch(3)) matches the path's exact bytes, whole or its last component.
+    private static func excludes(_ pattern: String, _ path: BytePath) -> Bool {
+        let bytes = path.bytes
+        let name = bytes.split(separator: UInt8(ascii: "/")).last.map(Array.init) ?? bytes
+        return [bytes, name].contains { candidate in
+            (candidate + [0]).withUnsafeBufferPointer { buffer in
+                buffer.withMemoryRebound(to: CChar.self) { fnmatch(pattern, $0.baseAddress, 0) == 0 }
+            }
+        }
+    }
+}

@@ -1,0 +1,193 @@
+import Foundation
+import Glibc
+import Testing
+import VigilSensors
+
+extension InotifyKernelTests {
+    /// What pipes can trust: one valid JSON envelope a line whatever a name holds, escaped readable lines, a writer
+    /// that never blocks signals, write errors that end the run, and the exit statuses.
+    @Suite(.timeLimit(.minutes(10))) struct VigilOutputTests {
+        /// Names with a newline, an escape sequence, a quote, a backslash, a tab and a byte that is not UTF-8.
+        static let hostileNames: [[UInt8]] = [
+            Array("new\nline".utf8), Array("esc\u{1B}[31mred".utf8), Array("quote\"d".utf8),
+            Array("back\\slash".utf8), Array("tab\there".utf8), BytePathFiles.latin1Cafe, Array("bell\u{07}".utf8),
+        ]
+
+        /// Runs `watch files DIRECTORY -e created` with `options`, creates a file of each hostile name, waits for a line
+        /// each, removes the files and stops `vigil` with SIGINT.
+        static func createHostileNames(in directory: TemporaryDirectory, options: [String]) async throws
+            -> (VigilProcess, [BytePath])
+        {
+            let paths = hostileNames.map { BytePathFiles.path(directory.path, $0) }
+            defer { for path in paths { BytePathFiles.remove(path) } }
+            let vigil = try VigilProcess(["watch", "files", directory.path, "-e", "created"] + options)
+            #expect(await eventually { vigil.standardError.contains("watching") }, "\(vigil.standardError)")
+            for path in paths { BytePathFiles.write(path) }
+            #expect(
+                await eventually { vigil.standardOutput.split(separator: "\n").count == paths.count },
+                "\(vigil.standardOutput)")
+            vigil.signal(SIGINT)
+            #expect(await vigil.waitForExit())
+            return (vigil, paths)
+        }
+
+        @Test func everyLineIsOneValidEnvelopeForHostileNames() async throws {
+            let directory = TemporaryDirectory()
+            defer { directory.remove() }
+            let (vigil, paths) = try await Self.createHostileNames(in: directory, options: ["--json"])
+            #expect(vigil.exitStatus == 130)
+            let objects = try VigilOutput.objects(vigil.standardOutput)
+            #expect(objects.count == paths.count)
+            var seen: [[UInt8]] = []
+            for object in objects {
+                #expect(VigilOutput.isRFC3339Microseconds(object["time"]), "\(object)")
+                #expect(object["source"] as? String == "files")
+                #expect(object["status"] as? String == "ok")
+                #expect(object["event"] as? String == "created")
+                if let base64 = object["pathBytes"] as? String {
+                    seen.append(Array(try #require(Data(base64Encoded: base64))))
+                } else {
+                    seen.append(Array(try #require(object["path"] as? String).utf8))
+                }
+            }
+            #expect(Set(seen) == Set(paths.map(\.bytes)), "every name arrives exactly, byte for byte")
+        }
+
+        @Test func readableLinesEscapeControlCharactersOneEventALine() async throws {
+            let directory = TemporaryDirectory()
+            defer { directory.remove() }
+            let (vigil, paths) = try await Self.createHostileNames(in: directory, options: ["-t"])
+            let lines = vigil.standardOutput.split(separator: "\n")
+            #expect(lines.count == paths.count, "\(vigil.standardOutput)")
+            #expect(!vigil.standardOutput.contains("\u{1B}") && !vigil.standardOutput.contains("\u{07}"))
+            for line in lines {
+                #expect(
+                    line.hasPrefix("[") && VigilOutput.isRFC3339Microseconds(line.dropFirst().prefix(27).description))
+                #expect(line.contains("] files: created \(directory.path)/"), "\(line)")
+            }
+        }
+
+        /// Runs `watch files DIRECTORY --json` into a pipe nobody reads yet, then writes a file 20,000 times: about
+        /// three events a write, far more than the pipe (64 KiB) and the backlog (10,000 lines) hold. Returns the
+        /// process and the pipe's read end.
+        static func floodAnUnreadPipe(_ directory: TemporaryDirectory) async throws -> (VigilProcess, Int32) {
+            var ends: [Int32] = [-1, -1]
+            try #require(pipe(&ends) == 0)
+            // Not inherited by the other tests' children, which would keep the pipe open.
+            for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+            let vigil = try VigilProcess(["watch", "files", directory.path, "--json"], standardOutput: ends[1])
+            close(ends[1])
+            #expect(await eventually { vigil.standardError.contains("watching") }, "\(vigil.standardError)")
+            let file = directory.file("busy")
+            for _ in 0..<20_000 { writeFile(file) }
+            return (vigil, ends[0])
+        }
+
+        @Test func aBlockedStandardOutputStillEndsPromptlyOnSIGINTWithBoundedMemory() async throws {
+            let directory = TemporaryDirectory()
+            defer { directory.remove() }
+            let (vigil, reader) = try await Self.floodAnUnreadPipe(directory)
+            defer { close(reader) }
+            defer { if vigil.isRunning { vigil.signal(SIGKILL) } }
+            let resident = try #require(VigilOutput.residentKilobytes(vigil.pid))
+            #expect(resident < 100_000, "VmRSS \(resident) kB")
+            let signalled = ContinuousClock.now
+            vigil.signal(SIGINT)
+            #expect(await eventually(within: 5) { !vigil.isRunning })
+            #expect(ContinuousClock.now - signalled < .seconds(1), "took \(ContinuousClock.now - signalled)")
+            #expect(vigil.exitStatus == 130)
+        }
+
+        @Test func aSlowReaderLosesTheOldestLinesAndIsToldHowMany() async throws {
+            let directory = TemporaryDirectory()
+            defer { directory.remove() }
+            let (vigil, reader) = try await Self.floodAnUnreadPipe(directory)
+            defer { if vigil.isRunning { vigil.signal(SIGKILL) } }
+            DispatchQueue.global().async {
+                var buffer = [UInt8](repeating: 0, count: 65536)
+                while read(reader, &buffer, buffer.count) > 0 {}
+                close(reader)
+            }
+            #expect(
+                await eventually(within: 30) { vigil.standardError.contains("vigil: dropped ") },
+                "\(vigil.standardError)")
+            #expect(vigil.standardError.contains(" readings: standard output was too slow"))
+            vigil.signal(SIGINT)
+            #expect(await vigil.waitForExit())
+            #expect(vigil.exitStatus == 130)
+        }
+
+        @Test func aFullDeviceEndsTheRunWithAMessageAndStatusOne() async throws {
+            let full = open("/dev/full", O_WRONLY | O_CLOEXEC)
+            try #require(full >= 0)
+            defer { close(full) }
+            let vigil = try VigilProcess(["watch", "cpu", "--json"], standardOutput: full)
+            defer { if vigil.isRunning { vigil.signal(SIGKILL) } }
+            #expect(await vigil.waitForExit())
+            #expect(vigil.exitStatus == 1)
+            #expect(vigil.standardError.contains("vigil: error: standard output: No space left on device"))
+        }
+
+        @Test func aReaderThatGoesAwayEndsTheRunAtOnce() async throws {
+            var ends: [Int32] = [-1, -1]
+            try #require(pipe(&ends) == 0)
+            // Not inherited by the other tests' children, which would keep the pipe open.
+            for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+            let vigil = try VigilProcess(["watch", "cpu", "memory", "--json"], standardOutput: ends[1])
+            close(ends[1])
+            defer { if vigil.isRunning { vigil.signal(SIGKILL) } }
+            // Like `| head -1`: read the first line, then close the pipe while vigil has nothing more to write.
+            var byte: UInt8 = 0
+            while read(ends[0], &byte, 1) == 1 && byte != UInt8(ascii: "\n") {}
+            close(ends[0])
+            #expect(await eventually(within: 2) { !vigil.isRunning }, "still running after the reader left")
+            #expect(await vigil.waitForExit())
+            #expect(vigil.exitStatus == 1)
+            #expect(vigil.standardError.contains("standard output: Broken pipe"), "\(vigil.standardError)")
+        }
+
+        @Test func idleWatchUsesAlmostNoCPU() async throws {
+            let directory = TemporaryDirectory()
+            defer { directory.remove() }
+            let vigil = try VigilProcess(["watch", "cpu", "memory", "files", directory.path])
+            defer { if vigil.isRunning { vigil.signal(SIGKILL) } }
+            #expect(await eventually { vigil.standardError.contains("watching") }, "\(vigil.standardError)")
+            let before = try #require(VigilOutput.cpuTicks(vigil.pid))
+            let start = ContinuousClock.now
+            try await Task.sleep(for: .seconds(2))  // the measurement itself: CPU time over two idle seconds
+            let after = try #require(VigilOutput.cpuTicks(vigil.pid))
+            let ticksPerSecond = Double(sysconf(Int32(_SC_CLK_TCK)))
+            let fraction = Double(after - before) / ticksPerSecond / ((ContinuousClock.now - start) / .seconds(1))
+            // Generous: idle is about 0 %; 10 % leaves room for a loaded CI machine and sanitizers.
+            #expect(fraction < 0.10, "vigil used \(fraction * 100) % of a core while idle")
+            vigil.signal(SIGTERM)
+            #expect(await vigil.waitForExit())
+            #expect(vigil.exitStatus == 143)
+        }
+    }
+}
+
+/// Non-finite and huge numbers from a fake IIO tree: a line is always written, and always valid JSON.
+@Suite(.timeLimit(.minutes(10))) struct VigilNumberOutputTests {
+    @Test(arguments: [
+        ("in_illuminance_input", "1e308", 0, "ok"), ("in_illuminance_raw", "nan", 1, "unavailable"),
+        ("in_illuminance_raw", "inf", 1, "unavailable"), ("in_illuminance_raw", "-inf", 1, "unavailable"),
+    ])
+    func hostileValuesStillPrintOneValidLine(file: String, value: String, status: Int32, readingStatus: String)
+        async throws
+    {
+        let tree = FakeIIOTree()
+        tree.addDevice(0, name: "als", files: [file: value + "\n", "in_illuminance_scale": "10\n"])
+        let vigil = try VigilProcess(["--sys-root", tree.root, "get", "light", "--json"])
+        #expect(await vigil.waitForExit())
+        #expect(vigil.exitStatus == status, "\(vigil.standardError)")
+        let objects = try VigilOutput.objects(vigil.standardOutput)
+        #expect(objects.count == 1, "\(vigil.standardOutput)")
+        #expect(objects.first?["status"] as? String == readingStatus)
+        #expect(objects.first?["source"] as? String == "light")
+        if readingStatus == "unavailable" {
+            #expect((objects.first?["reason"] as? String)?.isEmpty == false)
+            #expect(vigil.standardError.contains("vigil: error: light: unavailable"))
+        }
+    }
+}
