@@ -6,11 +6,13 @@ let package = Package(
     products: [
         .library(name: "Vigil", targets: ["Vigil"]),
         .library(name: "VigilSensors", targets: ["VigilSensors"]),
+        .library(name: "VigilTesting", targets: ["VigilTesting"]),
         .executable(name: "vigil", targets: ["vigil"]),
     ],
     targets: [
         .target(name: "CVigilCore"),
         .target(name: "Vigil", dependencies: ["CVigilCore"]),
+        .target(name: "VigilTesting", dependencies: ["Vigil"]),
         .target(name: "CLinuxSupport"),
         .target(name: "VigilSensors", dependencies: ["Vigil", "CLinuxSupport"]),
         .executableTarget(name: "vigil", dependencies: ["Vigil", "VigilSensors"]),
@@ -26,7 +28,7 @@ let package = Package(
             dependencies: ["VigilSensors", "CFuzzSupport"],
             path: "Fuzz/VigilFuzz"
         ),
-        .testTarget(name: "VigilTests", dependencies: ["Vigil"]),
+        .testTarget(name: "VigilTests", dependencies: ["Vigil", "VigilTesting"]),
         .testTarget(name: "VigilSensorsTests", dependencies: ["VigilSensors", "Vigil", "CLinuxSupport"]),
     ],
     swiftLanguageModes: [.v6]
