@@ -51,8 +51,9 @@ public final class ManualClock: Clock, Sendable {
     }
 
     /// How long, in real time, an advance waits for operator timers to settle before it goes on anyway: a bound,
-    /// so that an operator that never settles fails its test instead of hanging it.
-    static var settleLimit: Duration { .seconds(10) }
+    /// so that an operator that never settles fails its test instead of hanging it. Generous, because a timer task
+    /// needs a thread of the concurrency pool, which other tests running in parallel may hold for seconds.
+    static var settleLimit: Duration { .seconds(120) }
 
     private let state = FutexMutex(ManualClockState())
 
@@ -94,7 +95,8 @@ public final class ManualClock: Clock, Sendable {
 
     /// Moves the clock forward to `instant` (never backwards), one deadline at a time, waking the sleepers due.
     ///
-    /// First it waits until the operator timers already woken have settled and those just started are asleep.
+    /// First it waits until the operator timers already woken have settled and those just started are asleep (for
+    /// at most two minutes of real time, so that a broken operator fails its test instead of hanging it).
     /// Then, while a sleeper is due by `instant`, it moves ``now`` to the earliest such deadline, wakes every
     /// sleeper due then (in the order they began sleeping), and waits again for the operator timers to settle, so
     /// a timer that an operator arms during a step (an interval's next tick) is woken at its own deadline in a later
@@ -144,9 +146,8 @@ public final class ManualClock: Clock, Sendable {
         let id = state.withLock { $0.reserve() }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: ManualClockState.Continuation) in
-                guard let released = state.withLock({ $0.register(id, condition, continuation) }) else {
-                    return continuation.resume(throwing: CancellationError())
-                }
+                let (isCancelled, released) = state.withLock { $0.register(id, condition, continuation) }
+                if isCancelled { continuation.resume(throwing: CancellationError()) }
                 resume(released)
             }
         } onCancel: {

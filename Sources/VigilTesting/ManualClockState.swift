@@ -44,22 +44,25 @@ struct ManualClockState: Sendable {
         return nextID
     }
 
-    /// Registers the wait `id`; returns nil if it was cancelled meanwhile, else what the registration released
-    /// (this wait itself, if its condition already holds).
-    mutating func register(_ id: Int, _ condition: Condition, _ continuation: Continuation) -> Released? {
+    /// Registers the wait `id`; returns whether it was cancelled meanwhile, and what the registration released
+    /// (this wait itself, if its condition already holds; the waiters for a settled clock, if it was the last
+    /// operator timer starting).
+    mutating func register(
+        _ id: Int, _ condition: Condition, _ continuation: Continuation
+    ) -> (isCancelled: Bool, released: Released) {
         if case .deadline(_, tracked: true) = condition { startingTimers -= 1 }
         guard case .reserved = slots[id] else {
             slots[id] = nil
-            return nil
+            return (true, Released(waiters: releaseWaiters()))
         }
         if case .deadline(let deadline, let tracked) = condition, deadline <= now {
             slots[id] = nil
             if tracked { firingTimers += 1 }
-            return Released(sleepers: [continuation], waiters: releaseWaiters())
+            return (false, Released(sleepers: [continuation], waiters: releaseWaiters()))
         }
         slots[id] = .waiting(condition, continuation)
         if case .deadline = condition { sleeperCount += 1 }
-        return Released(waiters: releaseWaiters())
+        return (false, Released(waiters: releaseWaiters()))
     }
 
     /// Cancels the wait `id`: returns its continuation if it was waiting, and the waiters a change released.

@@ -17,14 +17,14 @@ import VigilTesting
     }
 
     /// Each step waits only until the woken timer has settled and the next one is asleep: were the clock unable to
-    /// tell (an operator timer it does not follow), every step would wait out its ten-second settle limit.
+    /// tell (an operator timer it does not follow), every step would wait out its two-minute settle limit.
     @Test func eachStepWaitsOnlyUntilTheTimersSettle() async {
         let clock = ManualClock()
         let recorder = ClockRecorder<Int>(clock: clock)
         let subscription = recorder.subscribe(to: Observable<Int>.interval(ms(100), clock: clock))
         let started = ContinuousClock.now
         await clock.advance(by: ms(300))
-        #expect(ContinuousClock.now - started < .seconds(9))
+        #expect(ContinuousClock.now - started < .seconds(100))
         #expect(recorder.count == 3)
         subscription.dispose()
     }

@@ -66,7 +66,7 @@ import VigilTesting
                 inside.subtract(1, ordering: .acquiringAndReleasing)
             }
         let publisher = TirelessPublisher(into: subject)
-        #expect(await eventuallyAsync { received.count >= 200 })
+        #expect(await eventuallyAsync(timeout: 60) { received.count >= 100 })
         publisher.stop()
         subscription.dispose()
         #expect(overlaps.load(ordering: .relaxed) == 0)
