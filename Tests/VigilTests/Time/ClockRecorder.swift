@@ -41,6 +41,16 @@ final class ClockRecorder<Value: Equatable & Sendable>: Sendable {
     }
 }
 
+/// The setup most time tests share: a manual clock, a subject, and a recorder subscribed to `timed(subject, clock)`.
+func recording(
+    _ timed: (PublishSubject<Int>, ManualClock) -> Observable<Int>
+) -> (ManualClock, PublishSubject<Int>, ClockRecorder<Int>, Subscription) {
+    let clock = ManualClock()
+    let subject = PublishSubject<Int>()
+    let recorder = ClockRecorder<Int>(clock: clock)
+    return (clock, subject, recorder, recorder.subscribe(to: timed(subject, clock)))
+}
+
 /// Milliseconds, for reading exact expectations.
 func ms(_ milliseconds: Int) -> Duration {
     .milliseconds(milliseconds)

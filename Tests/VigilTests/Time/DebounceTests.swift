@@ -4,10 +4,9 @@ import VigilTesting
 
 @Suite(.timeLimit(.minutes(10))) struct DebounceTests {
     @Test func deliversTheLastValueOfEachBurstOnceQuiet() async {
-        let clock = ManualClock()
-        let subject = PublishSubject<Int>()
-        let recorder = ClockRecorder<Int>(clock: clock)
-        let subscription = recorder.subscribe(to: subject.debounce(for: ms(50), clock: clock))
+        let (clock, subject, recorder, subscription) = recording { subject, clock in
+            subject.debounce(for: ms(50), clock: clock)
+        }
         subject.publish(1)
         await clock.advance(by: ms(20))
         subject.publish(2)
@@ -25,10 +24,9 @@ import VigilTesting
     }
 
     @Test func finishingDeliversTheWaitingValueFirst() async {
-        let clock = ManualClock()
-        let subject = PublishSubject<Int>()
-        let recorder = ClockRecorder<Int>(clock: clock)
-        let subscription = recorder.subscribe(to: subject.debounce(for: ms(50), clock: clock))
+        let (clock, subject, recorder, subscription) = recording { subject, clock in
+            subject.debounce(for: ms(50), clock: clock)
+        }
         subject.publish(1)
         await clock.advance(by: ms(10))
         subject.complete()
@@ -39,10 +37,9 @@ import VigilTesting
     }
 
     @Test func failingDropsTheWaitingValue() async {
-        let clock = ManualClock()
-        let subject = PublishSubject<Int>()
-        let recorder = ClockRecorder<Int>(clock: clock)
-        let subscription = recorder.subscribe(to: subject.debounce(for: ms(50), clock: clock))
+        let (clock, subject, recorder, subscription) = recording { subject, clock in
+            subject.debounce(for: ms(50), clock: clock)
+        }
         subject.publish(1)
         await clock.advance(by: ms(10))
         subject.fail(TestError(code: 7))

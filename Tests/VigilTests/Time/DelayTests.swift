@@ -5,10 +5,9 @@ import VigilTesting
 
 @Suite(.timeLimit(.minutes(10))) struct DelayTests {
     @Test func shiftsValuesAndTheFinishKeepingOrderAndSpacing() async {
-        let clock = ManualClock()
-        let subject = PublishSubject<Int>()
-        let recorder = ClockRecorder<Int>(clock: clock)
-        let subscription = recorder.subscribe(to: subject.delay(for: ms(50), clock: clock))
+        let (clock, subject, recorder, subscription) = recording { subject, clock in
+            subject.delay(for: ms(50), clock: clock)
+        }
         subject.publish(1)
         await clock.advance(to: .init(offset: ms(10)))
         subject.publish(2)
@@ -29,10 +28,9 @@ import VigilTesting
 
     /// RxSwift documents it: "Error events from the source observable sequence are not delayed."
     @Test func failureComesAtOnceAndDropsTheWaitingValues() async {
-        let clock = ManualClock()
-        let subject = PublishSubject<Int>()
-        let recorder = ClockRecorder<Int>(clock: clock)
-        let subscription = recorder.subscribe(to: subject.delay(for: ms(50), clock: clock))
+        let (clock, subject, recorder, subscription) = recording { subject, clock in
+            subject.delay(for: ms(50), clock: clock)
+        }
         subject.publish(1)
         await clock.advance(by: ms(10))
         subject.fail(TestError(code: 2))

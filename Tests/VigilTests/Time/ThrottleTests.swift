@@ -5,10 +5,9 @@ import VigilTesting
 @Suite(.timeLimit(.minutes(10))) struct ThrottleTests {
     @Test(arguments: [true, false])
     func deliversTheLeadingValueThenOnePerWindow(latest: Bool) async {
-        let clock = ManualClock()
-        let subject = PublishSubject<Int>()
-        let recorder = ClockRecorder<Int>(clock: clock)
-        let subscription = recorder.subscribe(to: subject.throttle(for: ms(100), clock: clock, latest: latest))
+        let (clock, subject, recorder, subscription) = recording { subject, clock in
+            subject.throttle(for: ms(100), clock: clock, latest: latest)
+        }
         for value in 1...3 { subject.publish(value) }
         #expect(recorder.events == [.value(1, at: .zero)], "the leading value comes at once")
         await clock.advance(by: ms(30))
@@ -23,10 +22,9 @@ import VigilTesting
     }
 
     @Test func finishingDeliversTheHeldValueFirst() async {
-        let clock = ManualClock()
-        let subject = PublishSubject<Int>()
-        let recorder = ClockRecorder<Int>(clock: clock)
-        let subscription = recorder.subscribe(to: subject.throttle(for: ms(100), clock: clock))
+        let (clock, subject, recorder, subscription) = recording { subject, clock in
+            subject.throttle(for: ms(100), clock: clock)
+        }
         subject.publish(1)
         subject.publish(2)
         await clock.advance(by: ms(10))

@@ -20,12 +20,17 @@ import VigilTesting
         operators.first { $0.0 == name }!.1
     }
 
-    @Test(arguments: operators.map(\.0))
-    func disposingCancelsTheTimerAndReleasesTheUpstream(name: String) async {
+    /// The operator `name` on a probed source, subscribed by a recorder.
+    static func probe(_ name: String) -> (ManualClock, ProbedSource<Int>, ClockRecorder<Int>, Subscription) {
         let clock = ManualClock()
         let source = ProbedSource<Int>()
         let recorder = ClockRecorder<Int>(clock: clock)
-        let subscription = recorder.subscribe(to: Self.apply(name)(source.observable, clock))
+        return (clock, source, recorder, recorder.subscribe(to: apply(name)(source.observable, clock)))
+    }
+
+    @Test(arguments: operators.map(\.0))
+    func disposingCancelsTheTimerAndReleasesTheUpstream(name: String) async {
+        let (clock, source, recorder, subscription) = Self.probe(name)
         source.subject.publish(1)
         source.subject.publish(2)
         #expect(await clock.waitForSleepers(1))
@@ -39,10 +44,7 @@ import VigilTesting
 
     @Test(arguments: operators.map(\.0))
     func failurePassesAtOnceAndReleasesTheUpstream(name: String) async {
-        let clock = ManualClock()
-        let source = ProbedSource<Int>()
-        let recorder = ClockRecorder<Int>(clock: clock)
-        let subscription = recorder.subscribe(to: Self.apply(name)(source.observable, clock))
+        let (clock, source, recorder, subscription) = Self.probe(name)
         source.subject.publish(1)
         await clock.advance(by: ms(10))
         source.subject.fail(TestError(code: 3))

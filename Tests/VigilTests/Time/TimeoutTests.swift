@@ -21,10 +21,9 @@ import VigilTesting
     }
 
     @Test func doesNotFireWhileValuesKeepComing() async {
-        let clock = ManualClock()
-        let subject = PublishSubject<Int>()
-        let recorder = ClockRecorder<Int>(clock: clock)
-        let subscription = recorder.subscribe(to: subject.timeout(ms(50), clock: clock))
+        let (clock, subject, recorder, subscription) = recording { subject, clock in
+            subject.timeout(ms(50), clock: clock)
+        }
         for value in 1...5 {
             await clock.advance(by: ms(40))
             subject.publish(value)
