@@ -62,17 +62,25 @@ import VigilTesting
         let overlaps = Atomic<Int>(0)
         let received = Recorder<Int>()
         let subscription = subject.throttle(for: .microseconds(50), clock: ContinuousClock(), latest: true)
-            .subscribe { value in
-                if inside.add(1, ordering: .acquiringAndReleasing).newValue != 1 { overlaps.add(1, ordering: .relaxed) }
-                received.record(value)
-                inside.subtract(1, ordering: .acquiringAndReleasing)
-            }
-        let publisher = TirelessPublisher(into: subject)
-        #expect(await eventuallyAsync(timeout: 60) { received.count >= 100 })
-        publisher.stop()
+            .subscribe(
+                onNext: { value in
+                    if inside.add(1, ordering: .acquiringAndReleasing).newValue != 1 {
+                        overlaps.add(1, ordering: .relaxed)
+                    }
+                    received.record(value)
+                    inside.subtract(1, ordering: .acquiringAndReleasing)
+                },
+                onCompletion: { received.recordCompletion($0) }
+            )
+        DispatchQueue(label: "publisher").async {
+            for value in 0..<20_000 { subject.publish(value) }
+            subject.complete()
+        }
+        #expect(await eventuallyAsync(timeout: 60) { received.completionsReceived.count == 1 })
         subscription.dispose()
         #expect(overlaps.load(ordering: .relaxed) == 0)
         let values = received.values
+        #expect(values.first == 0 && values.last == 19_999, "the leading and the held last value")
         #expect(values == values.sorted() && Set(values).count == values.count, "values out of order")
     }
 }
