@@ -7,11 +7,13 @@ let package = Package(
         .library(name: "Vigil", targets: ["Vigil"]),
         .library(name: "VigilSensors", targets: ["VigilSensors"]),
         .library(name: "VigilMQTT", targets: ["VigilMQTT"]),
+        .library(name: "VigilTesting", targets: ["VigilTesting"]),
         .executable(name: "vigil", targets: ["vigil"]),
     ],
     targets: [
         .target(name: "CVigilCore"),
         .target(name: "Vigil", dependencies: ["CVigilCore"]),
+        .target(name: "VigilTesting", dependencies: ["Vigil"]),
         .target(name: "CLinuxSupport"),
         .target(name: "VigilSensors", dependencies: ["Vigil", "CLinuxSupport"]),
         .target(name: "VigilMQTT", dependencies: ["Vigil", "VigilSensors"]),
@@ -28,7 +30,7 @@ let package = Package(
             dependencies: ["VigilSensors", "VigilMQTT", "CFuzzSupport"],
             path: "Fuzz/VigilFuzz"
         ),
-        .testTarget(name: "VigilTests", dependencies: ["Vigil"]),
+        .testTarget(name: "VigilTests", dependencies: ["Vigil", "VigilTesting"]),
         .testTarget(name: "VigilSensorsTests", dependencies: ["VigilSensors", "Vigil", "CLinuxSupport"]),
         .testTarget(name: "VigilMQTTTests", dependencies: ["VigilMQTT", "VigilSensors", "Vigil"]),
     ],

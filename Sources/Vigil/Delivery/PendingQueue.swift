@@ -16,6 +16,10 @@ struct PendingQueue<Element> {
     @inlinable
     var count: Int { items.count - head }
 
+    /// The oldest item, left in place.
+    @inlinable
+    var first: Element? { isEmpty ? nil : items[head] }
+
     @inlinable
     mutating func append(_ item: Element) {
         items.append(item)

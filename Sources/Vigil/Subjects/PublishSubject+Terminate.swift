@@ -1,0 +1,9 @@
+extension PublishSubject {
+    /// Completes or fails as `completion` says.
+    func terminate(with completion: Completion) {
+        switch completion {
+        case .finished: complete()
+        case .failed(let error): fail(error)
+        }
+    }
+}

@@ -1,0 +1,186 @@
+import Dispatch
+import Synchronization
+
+extension Observable {
+    /// A time-based operator: each subscription runs a copy of `machine` on `upstream`'s events (none for a timer
+    /// source) and on the firings of the one timer it arms on `clock`.
+    ///
+    /// With a `queue`, upstream values and timer firings both pass through it, so an immediate subscriber is called
+    /// on it (the `DispatchQueue` forms of `throttle` and `debounce`).
+    static func clocked<Machine: ClockedStateMachine, TimeSource: Clock>(
+        _ upstream: Observable<Machine.Input>?,
+        machine: Machine,
+        clock: TimeSource,
+        tolerance: Duration?,
+        queue: DispatchQueue? = nil
+    ) -> Observable<Element> where Machine.Output == Element, TimeSource.Instant == Machine.Instant {
+        lifting { target in
+            let run = ClockedRun(target: target, machine: machine, clock: clock, tolerance: tolerance, queue: queue)
+            run.start(upstream)
+            return [run]
+        }
+    }
+}
+
+/// One subscription of a time-based operator.
+///
+/// Upstream events and timer firings are published into a private relay, whose drain loop serializes them: the
+/// machine sees one event at a time, in one order, and its output reaches the subscriber from inside that loop, so
+/// callbacks never overlap and no lock is held while they run. The timer is a task sleeping on the clock until the
+/// deadline the machine asked for; it is cancelled when the machine re-arms or cancels it, when the operator ends,
+/// and on dispose.
+final class ClockedRun<Machine: ClockedStateMachine, TimeSource: Clock>: Disposable
+where TimeSource.Instant == Machine.Instant {
+    private struct State: Sendable {
+        var machine: Machine
+        /// Advanced whenever the timer is re-armed or cancelled, so a firing already on its way is dropped.
+        var generation = 0
+        var isDone = false
+    }
+
+    private let target: DeliveryTarget<Machine.Output>
+    private let clock: TimeSource
+    private let tolerance: Duration?
+    private let queue: DispatchQueue?
+    /// The clock, when it is a test clock that follows timers.
+    private let tracking: (any TimerTrackingClock)?
+    private let relay = PublishSubject<ClockedEvent<Machine.Input>>()
+    private let state: SerialBox<State>
+    private let timer = TimerSlot()
+    /// The relay subscription, which runs the machine; disposed first.
+    private let delivery = UpstreamSet()
+    private let upstream = UpstreamSet()
+    /// Timeout's `other`, once switched to.
+    private let fallback = UpstreamSet()
+    private let closed = Atomic<Bool>(false)
+
+    init(
+        target: DeliveryTarget<Machine.Output>,
+        machine: Machine,
+        clock: TimeSource,
+        tolerance: Duration?,
+        queue: DispatchQueue?
+    ) {
+        self.target = target
+        self.clock = clock
+        self.tolerance = tolerance
+        self.queue = queue
+        tracking = clock as? any TimerTrackingClock
+        state = SerialBox(State(machine: machine))
+    }
+
+    /// Starts the machine, then subscribes to `source`.
+    func start(_ source: Observable<Machine.Input>?) {
+        delivery.add(relay.subscribe(on: .immediate, onNext: { [self] in handle($0) }, onCompletion: { _ in }))
+        relay.publish(.start)
+        guard let source else { return }
+        let relay = relay
+        upstream.add(
+            source.subscribe(
+                on: queue.map { Delivery.queue($0) } ?? .immediate,
+                onNext: { relay.publish(.value($0)) },
+                onCompletion: { relay.publish(.completion($0)) }
+            ))
+    }
+
+    /// Runs inside the relay's delivery: one event at a time.
+    private func handle(_ event: ClockedEvent<Machine.Input>) {
+        let now = clock.now
+        let decided = state.withValue { state -> (ClockedStep<Machine.Output, Machine.Instant>, Int)? in
+            guard !state.isDone else { return nil }
+            if case .timer(let generation) = event, generation != state.generation { return nil }
+            let step = state.machine.receive(event, now: now)
+            switch step.timer {
+            case .unchanged: break
+            case .arm, .cancel: state.generation += 1
+            }
+            if step.completion != nil || step.fallback != nil { state.isDone = true }
+            return (step, state.generation)
+        }
+        guard let (step, generation) = decided else { return }
+        switch step.timer {
+        case .unchanged: break
+        case .arm(let deadline): timer.arm(sleeper(until: deadline, generation: generation))
+        case .cancel: timer.cancel()
+        }
+        for value in step.values {
+            guard !isDisposed else { return }
+            target.onNext(value)
+        }
+        if let other = step.fallback { switchTo(other) }
+        if let completion = step.completion { finish(completion) }
+    }
+
+    /// A task that sleeps until `deadline`, then tells the machine, unless it was cancelled first.
+    private func sleeper(until deadline: Machine.Instant, generation: Int) -> Task<Void, Never> {
+        let clock = clock
+        let tolerance = tolerance
+        let relay = relay
+        let queue = queue
+        let tracking = tracking
+        tracking?.timerArmed()
+        return Task {
+            do {
+                if tracking != nil {
+                    try await TimerTracking.$isTracked.withValue(true) {
+                        try await clock.sleep(until: deadline, tolerance: tolerance)
+                    }
+                } else {
+                    try await clock.sleep(until: deadline, tolerance: tolerance)
+                }
+            } catch {
+                return
+            }
+            guard let queue else {
+                relay.publish(.timer(generation: generation))
+                tracking?.timerSettled()
+                return
+            }
+            queue.async {
+                relay.publish(.timer(generation: generation))
+                tracking?.timerSettled()
+            }
+        }
+    }
+
+    /// Releases the upstream and the timer, and forwards `other` to the subscriber from now on.
+    private func switchTo(_ other: Observable<Machine.Output>) {
+        timer.close()
+        upstream.dispose()
+        let target = target
+        fallback.add(
+            other.subscribe(
+                on: .immediate,
+                onNext: { [self] value in
+                    if !isDisposed { target.onNext(value) }
+                },
+                onCompletion: { [self] in finish($0) }
+            ))
+    }
+
+    private func finish(_ completion: Completion) {
+        guard !isDisposed else { return }
+        target.onCompletion(completion)
+        dispose()
+    }
+
+    func dispose() {
+        closed.store(true, ordering: .releasing)
+        delivery.dispose()
+        timer.close()
+        upstream.dispose()
+        fallback.dispose()
+    }
+
+    func disposeAndWait() {
+        closed.store(true, ordering: .releasing)
+        delivery.disposeAndWait()
+        timer.close()
+        upstream.disposeAndWait()
+        fallback.disposeAndWait()
+    }
+
+    var isDisposed: Bool {
+        closed.load(ordering: .acquiring)
+    }
+}
