@@ -13,12 +13,16 @@ extension EventLoop {
         public static let readable = Interest(rawValue: 1 << 0)
         /// Urgent data (`EPOLLPRI`): a sysfs attribute changed (`sysfs_notify`).
         public static let priority = Interest(rawValue: 1 << 1)
+        /// Room to write (`EPOLLOUT`): a socket whose peer has taken what was sent. Watch it only while output is
+        /// pending; level-triggered, an idle socket is always writable.
+        public static let writable = Interest(rawValue: 1 << 2)
 
         /// The epoll event mask for this interest.
         var epollEvents: UInt32 {
             var events: UInt32 = 0
             if contains(.readable) { events |= vigil_epollin() }
             if contains(.priority) { events |= vigil_epollpri() }
+            if contains(.writable) { events |= vigil_epollout() }
             return events
         }
 
@@ -27,6 +31,7 @@ extension EventLoop {
             var interest: Interest = []
             if events & (vigil_epollin() | vigil_epollerr() | vigil_epollhup()) != 0 { interest.insert(.readable) }
             if events & vigil_epollpri() != 0 { interest.insert(.priority) }
+            if events & vigil_epollout() != 0 { interest.insert(.writable) }
             self = interest
         }
 
@@ -34,6 +39,7 @@ extension EventLoop {
             var names: [String] = []
             if contains(.readable) { names.append("readable") }
             if contains(.priority) { names.append("priority") }
+            if contains(.writable) { names.append("writable") }
             return "[" + names.joined(separator: ", ") + "]"
         }
     }
