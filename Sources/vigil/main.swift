@@ -3,6 +3,11 @@ import Glibc
 /// Runs the tool: parses the command line, runs a command, and maps failures to one line and an exit status.
 func runTool() -> Int32 {
     do throws(ToolError) {
+        // `serve` parses its own options (Serve/ServeOptions.swift), so it is dispatched before the shared parser.
+        if ServeOptions.isServe(Array(CommandLine.arguments.dropFirst())) {
+            try ServeCommand.run(Array(CommandLine.arguments.dropFirst()))
+            return 0
+        }
         let arguments = try Arguments(Array(CommandLine.arguments.dropFirst()))
         var command = arguments.command
         if command == "help" {
