@@ -79,8 +79,9 @@ final class ServerConnection: Sendable {
         }
         registration?.cancel()
         timer?.cancel()
-        socket.close()
+        // Said before the socket closes, so a client that sees the close finds the line already written.
         if let reason { log("metrics server: dropped the connection from \(peer): \(reason)") }
+        socket.close()
         onClose(self)
     }
 
@@ -100,6 +101,8 @@ final class ServerConnection: Sendable {
         guard !isClosed else { return }
         let pending = state.withLock { !$0.output.isEmpty }
         watch(pending ? .writable : .readable)
+        // The first byte of a request may have brought the deadline forward.
+        armTimer()
     }
 
     /// Reads until the socket is drained or the buffer is full; false when the connection closed.
@@ -147,7 +150,9 @@ final class ServerConnection: Sendable {
             let (response, includeBody) = respond(to: request)
             let keepAlive = request.keepsAlive
             state.withLock { state in
-                state.input.removeFirst(consumed)
+                // A stop() on another thread may have emptied the buffers meanwhile.
+                guard !state.isClosed else { return }
+                state.input.removeFirst(min(consumed, state.input.count))
                 state.output = response.serialized(keepAlive: keepAlive, includeBody: includeBody)
                 state.closeAfterOutput = !keepAlive
                 state.phase = .sending
@@ -163,6 +168,7 @@ final class ServerConnection: Sendable {
             }
             let response = HTTPResponse(status: failure.status, body: detail + "\n")
             state.withLock { state in
+                guard !state.isClosed else { return }
                 state.input = []
                 state.output = response.serialized(keepAlive: false, includeBody: true)
                 state.closeAfterOutput = true
@@ -203,7 +209,8 @@ final class ServerConnection: Sendable {
                 return false
             }
             let finished = state.withLock { state -> Bool in
-                state.output.removeFirst(sent)
+                guard !state.isClosed else { return false }
+                state.output.removeFirst(min(sent, state.output.count))
                 guard state.output.isEmpty else { return false }
                 state.phase = state.input.isEmpty ? .idle : .receiving
                 state.deadline =
