@@ -150,36 +150,6 @@ public final class MetricsExporter: Sendable {
     }
 }
 
-/// A metric or collector added to a ``MetricsExporter``; ``remove()`` takes it out.
-///
-/// Releasing the handle does not remove the metric: the exporter keeps it until ``remove()`` or until the exporter
-/// is released.
-public final class ExportedMetric: Sendable {
-    private let removal: @Sendable () -> Void
-
-    init(removal: @escaping @Sendable () -> Void) { self.removal = removal }
-
-    /// Removes the metric from its exporter and ends its subscription; calling it again does nothing.
-    public func remove() { removal() }
-}
-
-/// Why ``MetricsExporter`` refused a metric.
-public enum MetricRegistrationError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// A metric of this name was added with another type; one family has one type.
-    case conflictingType(name: String, existing: MetricType)
-    /// A metric of this name with the same labels was already added; its series would be written twice.
-    case duplicate(name: String, labels: [String: String])
-
-    public var description: String {
-        switch self {
-        case .conflictingType(let name, let existing): return "\(name) is already a \(existing)"
-        case .duplicate(let name, let labels):
-            let text = labels.sorted { $0.key < $1.key }.map { "\($0.key)=\"\($0.value)\"" }.joined(separator: ",")
-            return "\(name){\(text)} is already added"
-        }
-    }
-}
-
 /// The latest value of an observed metric, behind a lock.
 private final class LatestValue: Sendable {
     private let storage = Mutex<Double?>(nil)
