@@ -87,12 +87,15 @@ private func roundTrips(port: UInt16, request: [UInt8], responseLength: Int, cou
     guard connected == 0 else { return 0 }
     var buffer = [UInt8](repeating: 0, count: 1 << 16)
     let start = now()
-    for _ in 0..<count {
+    for index in 0..<count {
         _ = request.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) }
         var received = 0
         while received < responseLength {
             let got = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            guard got > 0 else { return now() - start }
+            guard got > 0 else {
+                print("scrape.latency: the connection closed after \(index) scrapes (errno \(errno))")
+                return now() - start
+            }
             received += got
         }
     }

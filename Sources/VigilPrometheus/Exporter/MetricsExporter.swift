@@ -125,7 +125,7 @@ public final class MetricsExporter: Sendable {
         let collect: @Sendable () -> [MetricFamily] = {
             guard let value = latest.value else { return [] }
             var filled = family
-            filled.samples = [MetricSample(labelPairs: sampleLabels.map { ($0.name, $0.value) }, value: value)]
+            filled.samples = [MetricSample(sortedLabels: sampleLabels, value: value)]
             return [filled]
         }
         return insert(Entry(collect: collect, declared: declared, subscription: subscription))

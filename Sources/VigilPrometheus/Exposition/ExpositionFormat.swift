@@ -30,6 +30,7 @@ public enum ExpositionFormat {
             }
         }
         var text = ""
+        text.reserveCapacity(families.reduce(0) { $0 + $1.samples.count } * 64)
         for name in order {
             guard let family = merged[name] else { continue }
             var seen = Set<[MetricSample.Label]>()
@@ -41,11 +42,18 @@ public enum ExpositionFormat {
                 text += name
                 if !sample.labels.isEmpty {
                     text += "{"
-                    text += sample.labels.map { "\($0.name)=\"\(escapedLabelValue($0.value))\"" }
-                        .joined(separator: ",")
+                    for (index, label) in sample.labels.enumerated() {
+                        if index > 0 { text += "," }
+                        text += label.name
+                        text += "=\""
+                        text += escapedLabelValue(label.value)
+                        text += "\""
+                    }
                     text += "}"
                 }
-                text += " " + formatted(sample.value) + "\n"
+                text += " "
+                text += formatted(sample.value)
+                text += "\n"
             }
         }
         return text

@@ -23,6 +23,12 @@ public struct MetricSample: Hashable, Sendable {
         self.init(labelPairs: labels.map { ($0.key, $0.value) }, value: value)
     }
 
+    /// A sample with labels already repaired and sorted (``labels`` of another sample), and `value`.
+    init(sortedLabels: [Label], value: Double) {
+        labels = sortedLabels
+        self.value = value
+    }
+
     /// A sample from label pairs in any order (names repaired; for a name given twice, the later value wins).
     init(labelPairs: [(String, String)], value: Double) {
         var byName: [String: String] = [:]
