@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "VigilSensors", targets: ["VigilSensors"]),
         .library(name: "VigilMQTT", targets: ["VigilMQTT"]),
         .library(name: "VigilTesting", targets: ["VigilTesting"]),
+        .library(name: "VigilPrometheus", targets: ["VigilPrometheus"]),
         .executable(name: "vigil", targets: ["vigil"]),
     ],
     targets: [
@@ -17,22 +18,24 @@ let package = Package(
         .target(name: "CLinuxSupport"),
         .target(name: "VigilSensors", dependencies: ["Vigil", "CLinuxSupport"]),
         .target(name: "VigilMQTT", dependencies: ["Vigil", "VigilSensors"]),
-        .executableTarget(name: "vigil", dependencies: ["Vigil", "VigilSensors", "VigilMQTT"]),
+        .target(name: "VigilPrometheus", dependencies: ["Vigil", "VigilSensors", "CLinuxSupport"]),
+        .executableTarget(name: "vigil", dependencies: ["Vigil", "VigilSensors", "VigilMQTT", "VigilPrometheus"]),
         .target(name: "CMallocCounter", path: "Benchmarks/CMallocCounter"),
         .executableTarget(
             name: "VigilBenchmarks",
-            dependencies: ["Vigil", "VigilSensors", "VigilMQTT", "CMallocCounter"],
+            dependencies: ["Vigil", "VigilSensors", "VigilMQTT", "VigilPrometheus", "CMallocCounter"],
             path: "Benchmarks/VigilBenchmarks"
         ),
         .target(name: "CFuzzSupport", path: "Fuzz/CFuzzSupport"),
         .executableTarget(
             name: "VigilFuzz",
-            dependencies: ["VigilSensors", "VigilMQTT", "CFuzzSupport"],
+            dependencies: ["VigilSensors", "VigilMQTT", "VigilPrometheus", "CFuzzSupport"],
             path: "Fuzz/VigilFuzz"
         ),
         .testTarget(name: "VigilTests", dependencies: ["Vigil", "VigilTesting"]),
         .testTarget(name: "VigilSensorsTests", dependencies: ["VigilSensors", "Vigil", "CLinuxSupport"]),
         .testTarget(name: "VigilMQTTTests", dependencies: ["VigilMQTT", "VigilSensors", "Vigil"]),
+        .testTarget(name: "VigilPrometheusTests", dependencies: ["VigilPrometheus", "VigilSensors", "Vigil"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -22,6 +22,7 @@ func runSuite(_ options: Options) async {
     runPublishLatency(options, report)
     runLockContended(options, report)
     runMQTTThroughput(options, report)
+    runScrapeLatency(options, report)
     if let path = options.jsonPath {
         let command = "swift run -c release VigilBenchmarks " + CommandLine.arguments.dropFirst().joined(separator: " ")
         guard writeFile(path, report.json(machine: machine, command: command)) else {

@@ -1,5 +1,6 @@
 import Glibc
 import VigilMQTT
+import VigilPrometheus
 import VigilSensors
 
 /// libFuzzer's entry point: runs the selected target on one input.
@@ -87,6 +88,17 @@ struct FuzzTarget: Sendable {
                 }
             }
             _ = try? MQTTPacketDecoder.decodeAll(bytes)
+        },
+        "http-request": FuzzTarget { bytes in
+            // Bytes a scraper sent, parsed under small limits (so the limits are reached too), request after request
+            // as a keep-alive connection would; each step must consume bytes, so this cannot loop forever.
+            let limits = HTTPRequestParser.Limits(headBytes: 512, headerCount: 8, bodyBytes: 64)
+            var rest = Array(bytes)[...]
+            while case .request(let request, let consumed) = HTTPRequestParser.parse(rest, limits: limits) {
+                precondition(consumed > 0 && consumed <= rest.count, "the parser consumed \(consumed) bytes")
+                _ = (request.path, request.keepsAlive)
+                rest = rest.dropFirst(consumed)
+            }
         },
         "mount-matrix": FuzzTarget { bytes in
             _ = try? MountMatrix(parsing: String(decoding: bytes, as: UTF8.self))

@@ -25,4 +25,8 @@ uint32_t vigil_cmsg_credentials_uid(struct cmsghdr *header) {
     return credentials.uid;
 }
 
+int vigil_accept_nonblocking(int fd, struct sockaddr *address, socklen_t *length) {
+    return accept4(fd, address, length, SOCK_NONBLOCK | SOCK_CLOEXEC);
+}
+
 int vigil_set_thread_name(const char *name) { return pthread_setname_np(pthread_self(), name); }

@@ -25,6 +25,7 @@ func runTool() -> Int32 {
         case "get": return try GetCommand.run(arguments)
         case "watch": return try WatchCommand.run(arguments)
         case "top": return try TopCommand.run(arguments)
+        case "serve": return try ServeCommand.run(arguments)
         default: throw ToolError.usage("unknown command \"\(arguments.command ?? "")\"; see vigil --help")
         }
         return 0

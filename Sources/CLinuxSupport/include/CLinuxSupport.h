@@ -81,6 +81,9 @@ static inline size_t vigil_cmsg_len(size_t len) { return CMSG_LEN(len); }
 
 /// Moves the calling thread into the network namespace `fd` refers to (`setns(fd, CLONE_NEWNET)`).
 int vigil_setns_network(int fd);
+
+// accept4(2) with SOCK_NONBLOCK | SOCK_CLOEXEC: a GNU extension, so defined in VigilGNU.c.
+int vigil_accept_nonblocking(int fd, struct sockaddr *address, socklen_t *length);
 /// The size of `struct ucred`, the payload of an `SCM_CREDENTIALS` control message.
 size_t vigil_ucred_size(void);
 /// Whether `header` is an `SCM_CREDENTIALS` message long enough to hold a `struct ucred`.
@@ -90,6 +93,8 @@ uint32_t vigil_cmsg_credentials_uid(struct cmsghdr *header);
 
 // MARK: constants Swift imports poorly (enum-like macros with casts)
 
+// send(2)'s flag that turns SIGPIPE into EPIPE (hidden from Swift's Glibc module).
+static inline int vigil_msg_nosignal(void) { return MSG_NOSIGNAL; }
 static inline uint32_t vigil_epollin(void) { return EPOLLIN; }
 static inline uint32_t vigil_epollpri(void) { return EPOLLPRI; }
 static inline uint32_t vigil_epollout(void) { return EPOLLOUT; }

@@ -42,7 +42,7 @@ struct CommandSpec: Sendable {
     ]
 
     /// Every command, in the order help lists them.
-    static let all: [CommandSpec] = [list, watch, get, top, publish, help, completions]
+    static let all: [CommandSpec] = [list, watch, get, top, serve, publish, help, completions]
 
     /// The command named `name`.
     static func named(_ name: String) -> CommandSpec? { all.first { $0.name == name } }
