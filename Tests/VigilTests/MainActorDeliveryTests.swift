@@ -222,3 +222,34 @@ actor Totals {
         probe.dispose()
     }
 }
+
+/// The README's main-actor example, compiled here so that it stays true.
+@MainActor final class AgeViewModel {
+    var label = ""
+    let bag = DisposeBag()
+
+    func start(ages: PublishSubject<Int>, name: BehaviorRelay<String>) {
+        ages.subscribe(on: .mainActor) { self.label = "age \($0)" }.disposed(by: bag)
+        name.subscribe(with: self, on: .mainActor(buffer: .latest)) { model, name in model.label = name }
+            .disposed(by: bag)
+    }
+}
+
+@Suite(.timeLimit(.minutes(10))) struct ReadmeMainActorExampleTests {
+    @Test @MainActor func theReadmeViewModelShowsTheLatestValue() async throws {
+        let ages = PublishSubject<Int>()
+        let name = BehaviorRelay("zhangsan")
+        let model = AgeViewModel()
+        model.start(ages: ages, name: name)
+        #expect(await eventuallyOnMainActor { model.label == "zhangsan" })
+        ages.publish(18)
+        #expect(await eventuallyOnMainActor { model.label == "age 18" })
+        let counter = BehaviorSubject(0)
+        counter.modify { $0 += 1 }
+        #expect(!counter.publishIfChanged(1))
+        #expect(counter.value == 1)
+        var iterator = ages.values(buffer: .latest).makeAsyncIterator()
+        ages.complete()
+        #expect(try await iterator.next() == nil)
+    }
+}

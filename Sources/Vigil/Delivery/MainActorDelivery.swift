@@ -15,6 +15,11 @@
 ///     }
 /// }
 /// ```
+///
+/// The main actor must be running for anything to arrive: a program with an `async` `main` (or one that calls
+/// `dispatchMain()`) runs it. On Linux its jobs run on the main dispatch queue, which, once the main thread has
+/// handed itself to Dispatch, is drained by one worker thread at a time: serial and in order, but not on the thread
+/// whose id is the process id.
 public struct MainActorDelivery: Sendable {
     /// What the mailbox keeps when values arrive faster than the main actor takes them.
     public let buffer: BufferPolicy
