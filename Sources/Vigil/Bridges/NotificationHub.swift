@@ -23,12 +23,13 @@ public final class NotificationHub: Sendable {
 
     /// Delivers `notification` to the observers of its type, and of that type from `sender`.
     ///
+    /// Only the sender's identity travels with the notification: it may be any object, `Sendable` or not, and the
+    /// hub neither keeps nor touches it.
+    ///
     /// - Parameters:
     ///   - notification: The value to deliver.
     ///   - sender: The object posting it, if observers should be able to filter by sender.
-    public func post<Notification: Sendable>(
-        _ notification: Notification, from sender: (any AnyObject & Sendable)? = nil
-    ) {
+    public func post<Notification: Sendable>(_ notification: Notification, from sender: AnyObject? = nil) {
         channel(for: Notification.self).publish(Posted(value: notification, sender: sender.map(ObjectIdentifier.init)))
     }
 
@@ -36,24 +37,32 @@ public final class NotificationHub: Sendable {
     ///
     /// - Parameters:
     ///   - type: The type of notification to observe.
-    ///   - sender: Only notifications posted with this sender; nil for all. The hub does not keep the sender alive,
-    ///     and once it is released no notification matches.
+    ///   - sender: Only notifications posted with this sender (compared by identity); nil for all. Any object,
+    ///     `Sendable` or not: the hub holds it weakly and never touches it. Once it is released no notification
+    ///     matches, not even one from a new object that happens to get its address.
     ///   - delivery: Where `handler` runs.
     ///   - handler: Called with each notification.
     /// - Returns: The subscription; hold it, or it is disposed when released.
     public func observe<Notification: Sendable>(
         _ type: Notification.Type,
-        from sender: (any AnyObject & Sendable)? = nil,
+        from sender: AnyObject? = nil,
         on delivery: Delivery = .immediate,
         _ handler: @escaping @Sendable (Notification) -> Void
     ) -> Subscription {
-        let wanted = sender.map(WeakSender.init)
-        return channel(for: type).subscribe(on: delivery) { posted in
-            if let wanted {
-                guard let object = wanted.object, posted.sender == ObjectIdentifier(object) else { return }
-            }
-            handler(posted.value)
-        }
+        observable(type, from: sender).subscribe(on: delivery, handler)
+    }
+
+    /// The notifications of `type` (from `sender`, if given) as an observable.
+    ///
+    /// The sender filter runs when a notification is posted, before the delivery, so a notification posted by the
+    /// wanted sender is delivered even if the sender is released before the subscriber's queue runs.
+    func observable<Notification: Sendable>(
+        _ type: Notification.Type, from sender: AnyObject?
+    ) -> Observable<Notification> {
+        let notifications = channel(for: type).asObservable()
+        guard let sender else { return notifications.map(\.value) }
+        let wanted = WeakIdentity(sender)
+        return notifications.compactMap { posted in wanted.matches(posted.sender) ? posted.value : nil }
     }
 
     private func channel<Notification: Sendable>(for type: Notification.Type) -> PublishSubject<Posted<Notification>> {
@@ -71,13 +80,4 @@ public final class NotificationHub: Sendable {
 struct Posted<Value: Sendable>: Sendable {
     let value: Value
     let sender: ObjectIdentifier?
-}
-
-/// A sender filter that does not keep the sender alive.
-private final class WeakSender: Sendable {
-    weak let object: (any AnyObject & Sendable)?
-
-    init(_ object: any AnyObject & Sendable) {
-        self.object = object
-    }
 }

@@ -17,15 +17,33 @@ struct DeliveryTarget<Element: Sendable>: Sendable {
     ) {
         switch delivery {
         case .immediate:
-            self.onNext = onNext
-            self.onCompletion = onCompletion
-            mailbox = nil
+            self.init(onNext: onNext, onCompletion: onCompletion, mailbox: nil)
         case .queue(let queue, let buffer):
-            let mailbox = Mailbox(queue: queue, policy: buffer, onNext: onNext, onCompletion: onCompletion)
-            self.onNext = { mailbox.push($0) }
-            self.onCompletion = { mailbox.complete($0) }
-            self.mailbox = mailbox
+            self.init(mailboxOn: .queue(queue), buffer: buffer, onNext: onNext, onCompletion: onCompletion)
         }
+    }
+
+    /// A target whose callbacks run on `executor`, through a mailbox with `buffer` as its policy.
+    @inlinable
+    init(
+        mailboxOn executor: MailboxExecutor,
+        buffer: BufferPolicy,
+        onNext: @escaping @Sendable (Element) -> Void,
+        onCompletion: @escaping @Sendable (Completion) -> Void
+    ) {
+        let mailbox = Mailbox(executor: executor, policy: buffer, onNext: onNext, onCompletion: onCompletion)
+        self.init(onNext: { mailbox.push($0) }, onCompletion: { mailbox.complete($0) }, mailbox: mailbox)
+    }
+
+    @inlinable
+    init(
+        onNext: @escaping @Sendable (Element) -> Void,
+        onCompletion: @escaping @Sendable (Completion) -> Void,
+        mailbox: Mailbox<Element>?
+    ) {
+        self.onNext = onNext
+        self.onCompletion = onCompletion
+        self.mailbox = mailbox
     }
 
     /// The subscription for this target fed by `upstream`: disposing it closes the mailbox, then disposes upstream.

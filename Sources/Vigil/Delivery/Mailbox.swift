@@ -1,13 +1,14 @@
 import Dispatch
 import Synchronization
 
-/// A queue subscriber's mailbox: values wait here until the subscriber's queue delivers them.
+/// A subscriber's mailbox: values wait here until the subscriber's queue (or actor) delivers them.
 ///
 /// It sits between the last operator and the subscriber's callbacks, so operators see every value and only what
 /// they emit is buffered. Publishing appends under a short lock and schedules one drain on the queue if none is
 /// scheduled. With ``BufferPolicy/unbounded`` the drain takes everything pending at once and delivers it outside the
 /// lock, so a burst costs one `async`; with a bounded policy it takes one value at a time, so the mailbox never
-/// holds more than the policy's bound plus the value being delivered.
+/// holds more than the policy's bound plus the value being delivered. The drain runs on the ``MailboxExecutor``: a
+/// serial queue, the main actor or another actor, all serial, so drains never overlap.
 @usableFromInline
 final class Mailbox<Element: Sendable>: Sendable {
     @usableFromInline
@@ -30,7 +31,7 @@ final class Mailbox<Element: Sendable>: Sendable {
     @inlinable
     static var drainLimit: Int { 4096 }
 
-    @usableFromInline let queue: DispatchQueue
+    @usableFromInline let executor: MailboxExecutor
     @usableFromInline let policy: BufferPolicy
     @usableFromInline let state: FutexMutex<State>
     /// Set once the subscriber is disposed; read by the drain before each callback.
@@ -44,12 +45,12 @@ final class Mailbox<Element: Sendable>: Sendable {
 
     @inlinable
     init(
-        queue: DispatchQueue,
+        executor: MailboxExecutor,
         policy: BufferPolicy,
         onNext: @escaping @Sendable (Element) -> Void,
         onCompletion: @escaping @Sendable (Completion) -> Void
     ) {
-        self.queue = queue
+        self.executor = executor
         self.policy = policy
         self.state = FutexMutex(State(onNext: onNext, onCompletion: onCompletion))
     }
@@ -137,6 +138,16 @@ final class Mailbox<Element: Sendable>: Sendable {
 
     @inlinable
     func schedule() {
-        queue.async { self.drain() }
+        switch executor {
+        case .queue(let queue): queue.async { self.drain() }
+        case .mainActor: Task { @MainActor in self.drain() }
+        case .actor(let actor): Task { await self.drain(isolatedTo: actor) }
+        }
+    }
+
+    /// Drains on `actor`: the task hops there, and the drain runs to its end without suspending, so it is serial.
+    @usableFromInline
+    func drain(isolatedTo actor: isolated any Actor) {
+        drain()
     }
 }

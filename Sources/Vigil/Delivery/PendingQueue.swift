@@ -41,6 +41,14 @@ struct PendingQueue<Element> {
         return item
     }
 
+    /// How many queued items satisfy `predicate`.
+    @inlinable
+    func count(where predicate: (Element) -> Bool) -> Int {
+        var count = 0
+        for index in head..<items.count where predicate(items[index]!) { count += 1 }
+        return count
+    }
+
     /// Drops the oldest item, if any.
     @inlinable
     mutating func dropFirst() {

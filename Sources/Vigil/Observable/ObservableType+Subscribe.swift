@@ -16,10 +16,18 @@ extension ObservableType {
     }
 
     /// Subscribes to values and the completion, delivered synchronously on the publishing thread.
+    ///
+    /// Either callback may be left out: `subscribe(onNext: { … })` ignores the completion, and
+    /// `subscribe(onCompletion: { … })` only learns how the stream ended.
+    ///
+    /// - Parameters:
+    ///   - onNext: Called with each value; by default, nothing.
+    ///   - onCompletion: Called at most once, after the last value; by default, nothing.
+    /// - Returns: The subscription; hold it or put it in a ``DisposeBag``, or it is disposed when released.
     @inlinable
     public func subscribe(
-        onNext: @escaping @Sendable (Element) -> Void,
-        onCompletion: @escaping @Sendable (Completion) -> Void
+        onNext: @escaping @Sendable (Element) -> Void = { _ in },
+        onCompletion: @escaping @Sendable (Completion) -> Void = { _ in }
     ) -> Subscription {
         subscribe(on: .immediate, onNext: onNext, onCompletion: onCompletion)
     }

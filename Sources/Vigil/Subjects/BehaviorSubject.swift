@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A subject that holds a current value: a state store with a cached value.
 ///
 /// A new subscriber first receives the current value, then every later one. ``publish(_:)`` updates ``value``
@@ -16,6 +18,10 @@
 /// subscribers receive the completion at once.
 public final class BehaviorSubject<Element: Sendable>: ObservableType {
     @usableFromInline let engine: SubjectEngine<Element>
+    /// Serializes ``modify(_:)`` and ``publishIfChanged(_:)``: each reads, computes and publishes as one step.
+    @usableFromInline let modifyLock = FutexMutex(())
+    /// The thread inside a ``modify(_:)`` body (0 when none), so that a nested modify traps instead of deadlocking.
+    @usableFromInline let modifyingThread = Atomic<UInt>(0)
 
     /// Creates a subject holding `value`.
     @inlinable
@@ -61,6 +67,13 @@ public final class BehaviorSubject<Element: Sendable>: ObservableType {
     /// Ends the subject with `error`: each subscriber receives `.failed(error)` once, after every earlier value.
     public func fail(_ error: any Error) {
         engine.terminate(.failed(error))
+    }
+
+    /// How many subscriptions are live: subscribed and not yet disposed; zero once the subject has completed.
+    ///
+    /// A snapshot: other threads may subscribe or dispose at any moment.
+    public var subscriberCount: Int {
+        engine.subscriberCount
     }
 
     @inlinable

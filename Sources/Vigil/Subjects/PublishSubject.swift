@@ -52,6 +52,13 @@ public final class PublishSubject<Element: Sendable>: ObservableType {
         engine.terminate(.failed(error))
     }
 
+    /// How many subscriptions are live: subscribed and not yet disposed; zero once the subject has completed.
+    ///
+    /// A snapshot: other threads may subscribe or dispose at any moment.
+    public var subscriberCount: Int {
+        engine.subscriberCount
+    }
+
     @inlinable
     public func subscribe(
         on delivery: Delivery,

@@ -48,10 +48,21 @@ final class SubjectEngine<Element: Sendable>: Sendable {
 
     @inlinable
     func publish(_ value: Element) {
+        carryOut(publishing(value), of: value)
+    }
+
+    /// The first half of a publish: records `value` under the lock and decides what to do after it.
+    @inlinable
+    func publishing(_ value: Element) -> Action {
         let thread = currentThreadID()
-        let action = state.withLock { machine in
+        return state.withLock { machine in
             snapshotting(machine.publish(value, thread: thread, role: self), machine)
         }
+    }
+
+    /// The second half of a publish, after the lock: deliver `value`, drain the queue, or wait for its delivery.
+    @inlinable
+    func carryOut(_ action: Action, of value: Element) {
         switch action {
         case .none: return
         case .queued(let ticket): awaitDelivery(of: ticket)
@@ -108,6 +119,12 @@ final class SubjectEngine<Element: Sendable>: Sendable {
         progress.register(asymmetric: asymmetric)
         defer { progress.unregister() }
         _ = progress.sleep(until: isDelivered, deadline: deadline)
+    }
+
+    /// How many subscriptions are live: attached (or queued to attach) and not disposed.
+    @inlinable
+    var subscriberCount: Int {
+        state.withLock { $0.subscriberCount }
     }
 
     /// Finishes the live subscribers when the subject itself is released; nobody can be publishing then.

@@ -163,6 +163,16 @@ struct SubjectStateMachine<Element: Sendable> {
         }
     }
 
+    /// Live subscribers: those in the list that are not tombstones, and those queued to attach and not disposed.
+    @inlinable
+    var subscriberCount: Int {
+        let queued = pending.count { event in
+            if case .attach(let entry, _) = event { return !entry.subscriber.isDisposed }
+            return false
+        }
+        return subscribers.count - tombstones + queued
+    }
+
     // MARK: Helpers
 
     @inlinable

@@ -1,0 +1,178 @@
+import Dispatch
+import Synchronization
+import Testing
+import Vigil
+
+/// A sender that is not `Sendable`, as most application objects are not.
+final class PlainSender {
+    var posts = 0
+}
+
+@Suite(.timeLimit(.minutes(10))) struct ValuesBufferTests {
+    @Test(arguments: [
+        (BufferPolicy.unbounded, Array(1...100)),
+        (BufferPolicy.latest, [100]),
+        (BufferPolicy.newest(3), [98, 99, 100]),
+        (BufferPolicy.oldest(3), [1, 2, 3]),
+    ])
+    func aSlowConsumerGetsWhatThePolicyKeeps(policy: BufferPolicy, expected: [Int]) async throws {
+        let subject = BehaviorSubject(0)
+        var iterator = subject.values(buffer: policy).makeAsyncIterator()
+        // The first value subscribes; then the consumer stops taking while 100 values arrive.
+        #expect(try await iterator.next() == 0)
+        for value in 1...100 { subject.publish(value) }
+        subject.complete()
+        var rest: [Int] = []
+        while let value = try await iterator.next() { rest.append(value) }
+        #expect(rest == expected)
+    }
+
+    @Test func aBoundedBufferBoundsMemory() async throws {
+        let counter = LiveCounter()
+        let subject = BehaviorSubject(LiveCounter.Tracked(0, counter: counter))
+        var iterator = subject.values(buffer: .newest(3)).makeAsyncIterator()
+        #expect(try await iterator.next()?.number == 0)
+        var most = 0
+        for number in 1...10_000 {
+            subject.publish(LiveCounter.Tracked(number, counter: counter))
+            most = max(most, counter.count)
+        }
+        // Three buffered and the subject's current value, whatever the publisher does.
+        #expect(most <= 4)
+        #expect(try await iterator.next()?.number == 9998)
+    }
+
+    @Test func valuesKeepsEverythingAsBefore() async throws {
+        let subject = BehaviorSubject(0)
+        var iterator = subject.values.makeAsyncIterator()
+        #expect(try await iterator.next() == 0)
+        for value in 1...1000 { subject.publish(value) }
+        subject.complete()
+        var rest: [Int] = []
+        while let value = try await iterator.next() { rest.append(value) }
+        #expect(rest == Array(1...1000))
+    }
+}
+
+@Suite(.timeLimit(.minutes(10))) struct NotificationHubSenderTests {
+    @Test func anySenderFiltersByIdentity() {
+        struct Ping: Sendable { let number: Int }
+        let hub = NotificationHub()
+        let sender = PlainSender()
+        let other = PlainSender()
+        let recorder = Recorder<Int>()
+        let subscription = hub.observe(Ping.self, from: sender) { recorder.record($0.number) }
+        hub.post(Ping(number: 1), from: sender)
+        hub.post(Ping(number: 2), from: other)
+        hub.post(Ping(number: 3))
+        #expect(recorder.values == [1])
+        subscription.dispose()
+    }
+
+    @Test func theHubDoesNotKeepTheSenderAlive() {
+        struct Ping: Sendable {}
+        let hub = NotificationHub()
+        weak var weakSender: PlainSender?
+        let subscription: Subscription
+        do {
+            let sender = PlainSender()
+            weakSender = sender
+            subscription = hub.observe(Ping.self, from: sender) { _ in }
+            hub.post(Ping(), from: sender)
+        }
+        #expect(weakSender == nil)
+        subscription.dispose()
+    }
+
+    @Test func aNewObjectAtAFreedSendersAddressIsNotTheOldSender() throws {
+        struct Ping: Sendable { let number: Int }
+        let hub = NotificationHub()
+        let recorder = Recorder<Int>()
+        let subscription: Subscription
+        let freedAddress: ObjectIdentifier
+        do {
+            let sender = PlainSender()
+            freedAddress = ObjectIdentifier(sender)
+            subscription = hub.observe(Ping.self, from: sender) { recorder.record($0.number) }
+            hub.post(Ping(number: 1), from: sender)
+        }
+        // Allocate until the allocator hands out the freed address again (it usually does at once).
+        var kept: [PlainSender] = []
+        var reused: PlainSender?
+        for _ in 0..<10_000 {
+            let candidate = PlainSender()
+            if ObjectIdentifier(candidate) == freedAddress {
+                reused = candidate
+                break
+            }
+            kept.append(candidate)
+        }
+        let newcomer = try #require(reused, "the allocator never reused the address; the test proves nothing")
+        hub.post(Ping(number: 2), from: newcomer)
+        #expect(recorder.values == [1])
+        subscription.dispose()
+        withExtendedLifetime(kept) {}
+    }
+
+    @Test func aSenderReleasedAfterItsPostStillReachesAQueueObserver() {
+        struct Ping: Sendable { let number: Int }
+        let hub = NotificationHub()
+        let queue = DispatchQueue(label: "observer")
+        let recorder = Recorder<Int>()
+        let release = block(queue)
+        let subscription: Subscription
+        do {
+            let sender = PlainSender()
+            subscription = hub.observe(Ping.self, from: sender, on: .queue(queue)) { recorder.record($0.number) }
+            hub.post(Ping(number: 1), from: sender)
+        }
+        release()
+        queue.sync {}
+        #expect(recorder.values == [1])
+        subscription.dispose()
+    }
+}
+
+@Suite(.timeLimit(.minutes(10))) struct NotificationSequenceTests {
+    @Test func notificationsArriveInPostOrderFromTheMomentTheIteratorIsMade() async {
+        struct Reading: Sendable { let number: Int }
+        let hub = NotificationHub()
+        let sequence = hub.notifications(Reading.self)
+        hub.post(Reading(number: 0))  // before iteration: not observed
+        var iterator = sequence.makeAsyncIterator()
+        for number in 1...3 { hub.post(Reading(number: number)) }
+        var received: [Int] = []
+        for _ in 1...3 { received.append(await iterator.next()?.number ?? -1) }
+        #expect(received == [1, 2, 3])
+    }
+
+    @Test func notificationsFilterBySenderAndKeepWhatTheBufferSays() async {
+        struct Reading: Sendable { let number: Int }
+        let hub = NotificationHub()
+        let sender = PlainSender()
+        var iterator = hub.notifications(Reading.self, from: sender, buffer: .newest(2)).makeAsyncIterator()
+        for number in 1...10 { hub.post(Reading(number: number), from: sender) }
+        hub.post(Reading(number: 11))
+        hub.post(Reading(number: 12), from: sender)
+        let first = await iterator.next()?.number
+        let second = await iterator.next()?.number
+        #expect([first, second] == [10, 12])
+    }
+
+    @Test func cancellingTheConsumingTaskEndsTheSequence() async {
+        struct Reading: Sendable { let number: Int }
+        let hub = NotificationHub()
+        let received = Atomic<Int>(0)
+        let task = Task {
+            for await _ in hub.notifications(Reading.self) { received.add(1, ordering: .relaxed) }
+            return true
+        }
+        let deadline = ContinuousClock.now + .seconds(60)
+        while received.load(ordering: .relaxed) == 0 && ContinuousClock.now < deadline {
+            hub.post(Reading(number: 1))
+            try? await Task.sleep(for: .milliseconds(1))
+        }
+        task.cancel()
+        #expect(await task.value)
+    }
+}
