@@ -21,6 +21,8 @@ func runSuite(_ options: Options) async {
     runPingPong(options, report)
     runPublishLatency(options, report)
     runLockContended(options, report)
+    runShareFanout(options, report)
+    runFlatMapLatestSwitching(options, report)
     if let path = options.jsonPath {
         let command = "swift run -c release VigilBenchmarks " + CommandLine.arguments.dropFirst().joined(separator: " ")
         guard writeFile(path, report.json(machine: machine, command: command)) else {
