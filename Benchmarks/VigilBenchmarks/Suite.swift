@@ -21,6 +21,8 @@ func runSuite(_ options: Options) async {
     runPingPong(options, report)
     runPublishLatency(options, report)
     runLockContended(options, report)
+    runShareFanout(options, report)
+    runFlatMapLatestSwitching(options, report)
     runMQTTThroughput(options, report)
     runScrapeLatency(options, report)
     if let path = options.jsonPath {

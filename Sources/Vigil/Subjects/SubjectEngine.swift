@@ -109,10 +109,11 @@ final class SubjectEngine<Element: Sendable>: Sendable {
         }
     }
 
-    /// Waits, bounded and asleep, until the event with `ticket` was delivered; never inside a delivery.
+    /// Waits, bounded and asleep, until the event with `ticket` was delivered; never inside a delivery, unless
+    /// `evenInsideCallback` (see ``publishBackpressured(_:)``).
     @inlinable
-    func awaitDelivery(of ticket: UInt) {
-        guard !CallbackDepth.isInsideCallback else { return }
+    func awaitDelivery(of ticket: UInt, evenInsideCallback: Bool = false) {
+        guard evenInsideCallback || !CallbackDepth.isInsideCallback else { return }
         let isDelivered = { self.deliveredCount.load(ordering: .acquiring) >= ticket }
         guard !progress.spin(until: isDelivered) else { return }
         let deadline = ContinuousClock.now.advanced(by: Self.publisherWaitLimit)
