@@ -22,6 +22,9 @@ def undocumented(path):
     for relation in graph.get("relationships", []):
         kinds_by_source.setdefault(relation["source"], set()).add(relation["kind"])
     for symbol in graph["symbols"]:
+        # An extension block of another module's type (`extension Sequence where …`) is a grouping, not an API.
+        if symbol["kind"]["identifier"] == "swift.extension":
+            continue
         if symbol.get("docComment", {}).get("lines"):
             continue
         if kinds_by_source.get(symbol["identifier"]["precise"], set()) & INHERITED_DOCS:

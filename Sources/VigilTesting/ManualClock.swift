@@ -33,10 +33,12 @@ public final class ManualClock: Clock, Sendable {
             self.offset = offset
         }
 
+        /// The instant `duration` after this one.
         public func advanced(by duration: Duration) -> Instant {
             Instant(offset: offset + duration)
         }
 
+        /// The time from this instant to `other`; negative when `other` is earlier.
         public func duration(to other: Instant) -> Duration {
             other.offset - offset
         }

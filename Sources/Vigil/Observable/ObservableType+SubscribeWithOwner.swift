@@ -28,7 +28,7 @@ extension ObservableType {
 
     /// Subscribes to values on behalf of `owner`, held weakly, ignoring the completion.
     ///
-    /// See ``subscribe(with:on:onNext:onCompletion:)``.
+    /// See ``subscribe(with:on:onNext:onCompletion:)-(_,Delivery,_,_)``.
     ///
     /// - Parameters:
     ///   - owner: The object the callback acts on; held weakly.

@@ -6,7 +6,7 @@ import VigilSensors
 /// it keeps alive and re-establishes by itself.
 ///
 /// It is a publisher, not a general client (it never subscribes), hence the name: the one type an application needs
-/// to push its state to MQTT. It runs on Vigil's ``EventLoop``: a non-blocking TCP socket watched by epoll, and
+/// to push its state to MQTT. It runs on Vigil's `EventLoop`: a non-blocking TCP socket watched by epoll, and
 /// `timerfd`s for keep-alive and reconnects, so an idle publisher costs no CPU and no thread of its own. Host names are
 /// resolved with `getaddrinfo(3)` on a private Dispatch queue, never on the loop.
 ///

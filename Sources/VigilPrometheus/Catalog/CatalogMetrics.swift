@@ -4,11 +4,11 @@ import VigilSensors
 /// The Prometheus metrics of one built-in source: its latest reading as gauges, its events as counters, and whether
 /// it is up.
 ///
-/// It subscribes to the ``CatalogSource``'s readings when made (subscribe before starting the source, so no event is
+/// It subscribes to the `CatalogSource`'s readings when made (subscribe before starting the source, so no event is
 /// missed) and keeps, under a lock, only the latest reading of a state source and one number per counter of an event
 /// source: file events by kind (`vigil_file_events_total`), uevents by action and subsystem (`vigil_uevents_total`,
 /// at most ``maximumUeventSeries`` label sets, the rest counted under `subsystem="other"`), and wall-clock changes
-/// (`vigil_clock_changes_total`). Netlink overflows and resyncs come from the monitor's ``NetlinkStatistics`` at each
+/// (`vigil_clock_changes_total`). Netlink overflows and resyncs come from the monitor's `NetlinkStatistics` at each
 /// render. Every source also reports `vigil_source_up{source=…}` (1 while it runs and its latest reading is not
 /// `unavailable`) and `vigil_source_info{source=…,name=…,reason=…}` (always 1; `reason` is empty while up). The
 /// README lists every metric.
@@ -45,7 +45,7 @@ public final class CatalogMetrics: Sendable {
     /// Starts following `source`'s readings; the source itself is started by the caller.
     ///
     /// - Parameters:
-    ///   - source: A source made from ``SourceCatalog``.
+    ///   - source: A source made from `SourceCatalog`.
     ///   - argument: The entry's argument (the watched path of `files`), shown in the `path` label of its counters
     ///     and the `argument` label of `vigil_source_up`.
     public init(source: CatalogSource, argument: String? = nil) {
@@ -184,7 +184,7 @@ extension MetricsExporter {
     /// Adds a built-in source's metrics (see ``CatalogMetrics``); call it before starting the source.
     ///
     /// - Parameters:
-    ///   - source: A source made from ``SourceCatalog``.
+    ///   - source: A source made from `SourceCatalog`.
     ///   - argument: The entry's argument, if it takes one (the path of `files`).
     /// - Returns: A handle that removes the source's metrics and ends their subscription.
     @discardableResult

@@ -4,7 +4,7 @@ import VigilSensors
 
 /// An HTTP/1.1 server for Prometheus scrapes: `GET /metrics` answers with a ``MetricsExporter``'s exposition.
 ///
-/// It runs on Vigil's ``EventLoop`` (non-blocking sockets watched by epoll; no thread of its own and no Foundation
+/// It runs on Vigil's `EventLoop` (non-blocking sockets watched by epoll; no thread of its own and no Foundation
 /// networking), so an idle server costs nothing between scrapes. It keeps connections alive, answers `HEAD`, and
 /// answers `404` for other paths, `405` (with `Allow: GET, HEAD`) for other methods, `400` for malformed requests,
 /// `431` for a head beyond ``Configuration/maximumHeaderBytes`` and `505` for HTTP versions other than 1.x.

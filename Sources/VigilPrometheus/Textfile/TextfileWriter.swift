@@ -50,7 +50,7 @@ public final class TextfileWriter: Sendable {
 
     /// Writes the exposition now, atomically.
     ///
-    /// - Throws: ``SensorError`` naming the call and the path that failed (the directory is missing or not
+    /// - Throws: `SensorError` naming the call and the path that failed (the directory is missing or not
     ///   writable, the disk is full).
     public func write() throws(SensorError) {
         try Self.writeAtomically(Array(exporter.render().utf8), to: path)
@@ -58,7 +58,7 @@ public final class TextfileWriter: Sendable {
 
     /// Writes at once, then every ``interval`` until ``stop()``; does nothing if already running.
     ///
-    /// - Throws: ``SensorError/systemCall(name:target:errno:)`` if the timer cannot be created.
+    /// - Throws: `SensorError.systemCall(name:target:errno:)` if the timer cannot be created.
     public func start() throws(SensorError) {
         guard state.withLock({ $0.timer == nil }) else { return }
         let timer = try eventLoop.schedule(every: interval) { [weak self] in self?.queueWrite() }

@@ -20,7 +20,8 @@ extension CommandSpec {
             sends them; what it connects, loses and drops is said on standard error.
             """,
         options: [
-            Option(long: "--broker", value: "URL", help: "mqtt://HOST[:PORT] (port 1883 by default; [IPv6] in brackets)"),
+            Option(
+                long: "--broker", value: "URL", help: "mqtt://HOST[:PORT] (port 1883 by default; [IPv6] in brackets)"),
             Option(long: "--topic", value: "PREFIX", help: "topic prefix (default vigil/HOSTNAME)"),
             Option(
                 long: "--qos", value: "0|1", help: "0: at most once (default); 1: resent until the broker acknowledges",

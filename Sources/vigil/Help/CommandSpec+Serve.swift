@@ -22,7 +22,8 @@ extension CommandSpec {
                 long: "--textfile", value: "PATH",
                 help: "write the metrics to PATH atomically for node_exporter's textfile collector (no HTTP "
                     + "server then, unless --listen is given too)"),
-            Option(long: "--interval", value: "DURATION", help: "how often --textfile writes: 15s (default), 500ms, 2m"),
+            Option(
+                long: "--interval", value: "DURATION", help: "how often --textfile writes: 15s (default), 500ms, 2m"),
         ],
         examples: [
             ("serve", "every available source at 127.0.0.1:9464"),

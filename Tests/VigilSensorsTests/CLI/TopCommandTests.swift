@@ -210,7 +210,7 @@ struct TopCommandTests {
         let vigil = try VigilProcess(["top", "--help"])
         #expect(await vigil.waitForExit())
         #expect(vigil.exitStatus == 0)
-        #expect(vigil.standardOutput.contains("Usage: vigil top"))
+        #expect(vigil.standardOutput.contains("vigil top [PATH]"))
         #expect(vigil.standardOutput.contains("143"))
     }
 }

@@ -12,7 +12,11 @@ import Testing
             "--json", "--timestamps", "-t", "--once", "--count", "--timeout", "--interval", "--wait", "--recursive",
             "-r", "--events", "-e", "--exclude", "--changes", "--subsystem",
         ],
-        "get": ["--json", "--timeout", "--timestamps"], "help": ["--man"], "completions": [],
+        "get": ["--json", "--timeout", "--timestamps"], "help": ["--man"], "completions": [], "top": [],
+        "serve": ["--listen", "--textfile", "--interval"],
+        "publish": [
+            "--broker", "--topic", "--qos", "--username", "--password-file", "--homeassistant", "--keep-alive",
+        ],
     ]
     static let global = ["--sys-root", "--proc-root", "--netns", "--help", "-h"]
 
