@@ -7,7 +7,9 @@ extension Mailbox {
         case stop
         case reschedule
         case values(@Sendable (Element) -> Void)
-        case complete(Completion, @Sendable (Completion) -> Void)
+        /// The completion, and the value callback taken out of the lock with it: releasing that closure may run
+        /// user code (a deinit that disposes this very subscription), so it is released after the lock.
+        case complete(Completion, @Sendable (Completion) -> Void, released: Released)
     }
 
     /// Delivers what is pending, in order, on the queue; one drain runs at a time.
@@ -37,8 +39,9 @@ extension Mailbox {
                     guard call({ onNext(value) }) else { break }
                     delivered += 1
                 }
-            case .complete(let completion, let onCompletion):
+            case .complete(let completion, let onCompletion, let released):
                 _ = call { onCompletion(completion) }
+                withExtendedLifetime(released) {}
                 return
             }
         }
@@ -65,9 +68,10 @@ extension Mailbox {
             if let completion = state.completion, let onCompletion = state.onCompletion {
                 state.isClosed = true
                 state.isScheduled = false
+                let released = Released(onNext: state.onNext, onCompletion: nil)
                 state.onNext = nil
                 state.onCompletion = nil
-                return .complete(completion, onCompletion)
+                return .complete(completion, onCompletion, released: released)
             }
             state.isScheduled = false
             return .stop

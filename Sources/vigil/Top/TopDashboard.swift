@@ -17,7 +17,7 @@ final class TopDashboard: Sendable {
     /// How long readings are gathered before a redraw: at most four frames a second.
     static let coalescing: DispatchTimeInterval = .milliseconds(250)
 
-    private struct Drawing: ~Copyable {
+    private struct Drawing {
         var top: TopState
         var diff = FrameDiff()
         var isDrawScheduled = false
