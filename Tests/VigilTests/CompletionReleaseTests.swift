@@ -22,7 +22,9 @@ private final class DeinitCount: Sendable {
     /// disposed the subscription, which took that lock again and trapped (found by `SixProgramsTests`).
     @Test func aCallbackReleasedByTheCompletionMayDisposeItsOwnSubscription() {
         let deinits = DeinitCount()
-        for delivery in [Delivery.queue(DispatchQueue(label: "completion-release")), .queue(.global(), buffer: .latest)] {
+        for delivery in [
+            Delivery.queue(DispatchQueue(label: "completion-release")), .queue(.global(), buffer: .latest),
+        ] {
             let subject = PublishSubject<Int>()
             do {
                 let owner = SelfDisposingOwner(deinits: deinits)
