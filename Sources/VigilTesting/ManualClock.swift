@@ -1,3 +1,4 @@
+import Synchronization
 import Vigil
 
 /// A clock whose time moves only when a test advances it, for testing time-based operators without sleeping.
@@ -58,6 +59,11 @@ public final class ManualClock: Clock, Sendable {
     static var settleLimit: Duration { .seconds(120) }
 
     private let state = FutexMutex(ManualClockState())
+    private let settleTimeoutCount = Atomic(0)
+
+    /// How many times an advance gave up waiting for operator timers to settle (see ``advance(to:)``): zero unless an
+    /// operator's timer is one this clock cannot follow, or the machine starved the timers for two minutes.
+    package var settleTimeouts: Int { settleTimeoutCount.load(ordering: .relaxed) }
 
     /// Creates a clock at its start, with no sleepers.
     public init() {}
@@ -109,7 +115,9 @@ public final class ManualClock: Clock, Sendable {
     public func advance(to instant: Instant) async -> Int {
         var woken = 0
         while true {
-            _ = await wait(for: .settled, timeout: Self.settleLimit)
+            if await !wait(for: .settled, timeout: Self.settleLimit) {
+                settleTimeoutCount.wrappingAdd(1, ordering: .relaxed)
+            }
             let released = state.withLock { $0.step(toward: instant) }
             resume(released)
             guard !released.sleepers.isEmpty else { return woken }

@@ -43,8 +43,9 @@ struct WatchSession {
         var (status, message) = control.wait()
         for source in running { source.stop() }
         if message == nil {
-            // Finished normally: write everything, unless a signal asks to stop; stopped by a signal: a moment.
-            let deadline: DispatchTime = status == 0 ? .distantFuture : .now() + .milliseconds(300)
+            // Finished normally: write everything, unless a signal asks to stop; stopped by a signal: a moment (short:
+            // a signal must end vigil within a second even when standard output is blocked).
+            let deadline: DispatchTime = status == 0 ? .distantFuture : .now() + .milliseconds(100)
             let written = writer.drain(until: deadline) { control.signalled != nil }
             if status == 0, let signalled = control.signalled { status = signalled }
             if !written, let failure = writer.failure { (status, message) = (1, failure) }
