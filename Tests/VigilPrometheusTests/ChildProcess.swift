@@ -63,8 +63,8 @@ final class ChildProcess {
         }
     }
 
-    var standardOutput: String { (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "" }
-    var standardError: String { (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? "" }
+    var standardOutput: String { readWholeFile(outputPath) ?? "" }
+    var standardError: String { readWholeFile(errorPath) ?? "" }
 
     /// Whether the child still runs; reaps it once it exited.
     var isRunning: Bool {
@@ -90,7 +90,7 @@ final class ChildProcess {
 
     /// utime + stime of the child so far, in seconds, from `/proc/PID/stat`.
     var cpuSeconds: Double? {
-        guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+        guard let text = readWholeFile("/proc/\(pid)/stat"),
             let close = text.lastIndex(of: ")")
         else { return nil }
         // Fields after the command name: state is field 3, utime 14 and stime 15.

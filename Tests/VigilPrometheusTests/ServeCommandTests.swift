@@ -112,7 +112,7 @@ struct ServeCommandTests {
         var first = ""
         #expect(
             eventually {
-                first = (try? String(contentsOfFile: target, encoding: .utf8)) ?? ""
+                first = readWholeFile(target) ?? ""
                 return first.contains("vigil_clock_changes_total 0")
             })
         #expect(first.hasPrefix("# HELP vigil_source_up"))

@@ -1,4 +1,5 @@
 import Dispatch
+import Glibc
 import Synchronization
 import Testing
 import Vigil
@@ -107,6 +108,9 @@ final class PlainSender {
             }
             kept.append(candidate)
         }
+        // AddressSanitizer quarantines freed memory, so its allocator never hands the address out again: then there
+        // is no newcomer to check. Everywhere else the address must come back, or the test proves nothing.
+        if reused == nil && dlsym(UnsafeMutableRawPointer(bitPattern: 0), "__asan_init") != nil { return }
         let newcomer = try #require(reused, "the allocator never reused the address; the test proves nothing")
         hub.post(Ping(number: 2), from: newcomer)
         #expect(recorder.values == [1])

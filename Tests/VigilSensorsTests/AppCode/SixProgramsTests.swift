@@ -61,8 +61,10 @@ final class Connectivity: Sendable {
 
     func show(_ source: CatalogSource) {
         let id = source.id
-        source.readings.subscribe(on: .mainActor(buffer: .latest)) { reading in
-            self.latest[id] = reading.description
+        // `with: self` holds the dashboard weakly: the bag it owns holds the subscription, so a strong `self` in
+        // the callback would be a cycle that outlives the dashboard.
+        source.readings.subscribe(with: self, on: .mainActor(buffer: .latest)) { dashboard, reading in
+            dashboard.latest[id] = reading.description
         }
         .disposed(by: bag)
         sources.append(source)

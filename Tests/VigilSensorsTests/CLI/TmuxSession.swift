@@ -50,16 +50,16 @@ final class TmuxSession {
 
     /// The exit status `vigil top` ended with, once it has.
     var exitStatus: Int32? {
-        guard let text = try? String(contentsOfFile: directory.file("status"), encoding: .utf8) else { return nil }
+        guard let text = readWholeFile(directory.file("status")) else { return nil }
         return Int32(text.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
     /// The process id of `vigil` while it runs: the shell's child whose name is `vigil`.
     var vigilPID: pid_t? {
         guard let shell = tmux(["display-message", "-p", "#{pane_pid}"]).flatMap({ Int32($0) }) else { return nil }
-        let children = (try? String(contentsOfFile: "/proc/\(shell)/task/\(shell)/children", encoding: .utf8)) ?? ""
+        let children = readWholeFile("/proc/\(shell)/task/\(shell)/children") ?? ""
         return children.split(separator: " ").compactMap { Int32($0) }.first { pid in
-            (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8)) == "vigil\n"
+            readWholeFile("/proc/\(pid)/comm") == "vigil\n"
         }
     }
 
@@ -94,8 +94,7 @@ final class TmuxSession {
         var status: Int32 = 0
         while waitpid(child, &status, 0) < 0 && errno == EINTR {}
         defer { unlink(outputPath) }
-        guard status == 0, let bytes = FileManager.default.contents(atPath: outputPath) else { return nil }
-        let text = String(decoding: bytes, as: UTF8.self)
+        guard status == 0, let text = readWholeFile(outputPath) else { return nil }
         return text.hasSuffix("\n") ? String(text.dropLast()) : text
     }
 

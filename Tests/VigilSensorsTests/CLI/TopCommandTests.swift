@@ -197,7 +197,7 @@ struct TopCommandTests {
 
     /// utime + stime, the 14th and 15th fields of `/proc/PID/stat` (counted after the command name's parenthesis).
     static func cpuTicks(of pid: pid_t) -> Int? {
-        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+        guard let stat = readWholeFile("/proc/\(pid)/stat"),
             let end = stat.lastIndex(of: ")")
         else { return nil }
         let fields = stat[stat.index(after: end)...].split(separator: " ")

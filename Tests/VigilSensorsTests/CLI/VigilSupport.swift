@@ -20,7 +20,7 @@ enum VigilOutput {
 
     /// The user plus system CPU time of process `pid` in clock ticks, from `/proc/PID/stat`.
     static func cpuTicks(_ pid: pid_t) -> Int? {
-        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+        guard let stat = readWholeFile("/proc/\(pid)/stat"),
             let close = stat.lastIndex(of: ")")
         else { return nil }
         // After "pid (comm) ": state is field 3; utime and stime are fields 14 and 15.
@@ -31,7 +31,7 @@ enum VigilOutput {
 
     /// The resident memory of process `pid` in kB, from `VmRSS` in `/proc/PID/status`.
     static func residentKilobytes(_ pid: pid_t) -> Int? {
-        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
+        guard let status = readWholeFile("/proc/\(pid)/status") else { return nil }
         let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") }
         return line?.split(separator: " ").dropFirst().first.flatMap { Int($0) }
     }
