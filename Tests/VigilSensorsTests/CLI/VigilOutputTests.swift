@@ -98,7 +98,11 @@ extension InotifyKernelTests {
             let signalled = ContinuousClock.now
             vigil.signal(SIGINT)
             #expect(await eventually(within: 5) { !vigil.isRunning })
-            #expect(ContinuousClock.now - signalled < .seconds(1), "took \(ContinuousClock.now - signalled)")
+            // One second, as the issue asks; ThreadSanitizer slows the instrumented vigil's whole exit path several
+            // times over, so under it (this test process is instrumented too) three.
+            let underThreadSanitizer = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "__tsan_init") != nil
+            let bound: Duration = underThreadSanitizer ? .seconds(3) : .seconds(1)
+            #expect(ContinuousClock.now - signalled < bound, "took \(ContinuousClock.now - signalled)")
             #expect(vigil.exitStatus == 130)
         }
 
