@@ -32,10 +32,16 @@ let package = Package(
             dependencies: ["VigilSensors", "VigilMQTT", "VigilPrometheus", "CFuzzSupport"],
             path: "Fuzz/VigilFuzz"
         ),
+        // What more than one test target needs (reading a file whole, finding the built `vigil`); not a product.
+        .target(name: "VigilTestSupport", path: "Tests/VigilTestSupport"),
         .testTarget(name: "VigilTests", dependencies: ["Vigil", "VigilTesting"]),
-        .testTarget(name: "VigilSensorsTests", dependencies: ["VigilSensors", "Vigil", "CLinuxSupport"]),
-        .testTarget(name: "VigilMQTTTests", dependencies: ["VigilMQTT", "VigilSensors", "Vigil"]),
-        .testTarget(name: "VigilPrometheusTests", dependencies: ["VigilPrometheus", "VigilSensors", "Vigil"]),
+        .testTarget(
+            name: "VigilSensorsTests", dependencies: ["VigilSensors", "Vigil", "CLinuxSupport", "VigilTestSupport"]),
+        .testTarget(name: "VigilMQTTTests", dependencies: ["VigilMQTT", "VigilSensors", "Vigil", "VigilTestSupport"]),
+        .testTarget(
+            name: "VigilPrometheusTests",
+            dependencies: ["VigilPrometheus", "VigilSensors", "Vigil", "VigilTestSupport"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -17,22 +17,10 @@ private func runFanout<Subject: IntPublisher>(
         for subscribers in [1, 10, 100, 1000] {
             let deliveries = options.scaled(20_000_000)
             let values = max(deliveries / subscribers, 1)
-            let operations = values * subscribers
             let parameter = "N=\(subscribers)"
 
-            let baselineCounters = (0..<subscribers).map { _ in Counter() }
-            let closures = makeBaselineClosures(baselineCounters)
-            let baseline = sample(rounds: options.rounds, operations: operations) {
-                runBaseline(closures, values: values)
-            }
-            blackHole(baselineCounters.reduce(0) { $0 &+ $1.value })
-            let sinks = (0..<subscribers).map { _ in Counter() }
-            let limit = measureFanoutLimit(sinks, values: values, rounds: options.rounds)
-            blackHole(sinks.reduce(0) { $0 &+ $1.value })
-            report.add(
-                scenario, parameter, "baseline", unit: "ns/delivery", baseline, baseline: baseline,
-                limit: limit.samples)
-            report.addLimit(scenario, parameter, unit: "ns/delivery", limit, baseline: baseline)
+            let (baseline, limit) = measureFanoutBaselineAndLimit(
+                scenario, parameter, subscribers: subscribers, values: values, options, report)
 
             let vigil = measureVigil(makeSubject(), subscribers: subscribers, values: values, rounds: options.rounds)
             report.add(
@@ -90,4 +78,24 @@ private func asyncStreamRound(subscribers: Int, values: Int) async -> UInt64 {
         blackHole(total)
     }
     return now() - start
+}
+
+/// Measures and reports the closure baseline and the limit of a fan-out of `values` to `subscribers` counters: the
+/// rows every fan-out scenario compares its variants against.
+func measureFanoutBaselineAndLimit(
+    _ scenario: String, _ parameter: String, subscribers: Int, values: Int, _ options: Options, _ report: Report
+) -> (baseline: Samples, limit: Limit) {
+    let operations = values * subscribers
+    let baselineCounters = (0..<subscribers).map { _ in Counter() }
+    let closures = makeBaselineClosures(baselineCounters)
+    let baseline = sample(rounds: options.rounds, operations: operations) {
+        runBaseline(closures, values: values)
+    }
+    blackHole(baselineCounters.reduce(0) { $0 &+ $1.value })
+    let sinks = (0..<subscribers).map { _ in Counter() }
+    let limit = measureFanoutLimit(sinks, values: values, rounds: options.rounds)
+    blackHole(sinks.reduce(0) { $0 &+ $1.value })
+    report.add(scenario, parameter, "baseline", unit: "ns/delivery", baseline, baseline: baseline, limit: limit.samples)
+    report.addLimit(scenario, parameter, unit: "ns/delivery", limit, baseline: baseline)
+    return (baseline, limit)
 }

@@ -8,21 +8,10 @@ func runShareFanout(_ options: Options, _ report: Report) {
     for subscribers in [1, 10, 100] {
         let deliveries = options.scaled(10_000_000)
         let values = max(deliveries / subscribers, 1)
-        let operations = values * subscribers
         let parameter = "N=\(subscribers)"
 
-        let baselineCounters = (0..<subscribers).map { _ in Counter() }
-        let closures = makeBaselineClosures(baselineCounters)
-        let baseline = sample(rounds: options.rounds, operations: operations) {
-            runBaseline(closures, values: values)
-        }
-        blackHole(baselineCounters.reduce(0) { $0 &+ $1.value })
-        let sinks = (0..<subscribers).map { _ in Counter() }
-        let limit = measureFanoutLimit(sinks, values: values, rounds: options.rounds)
-        blackHole(sinks.reduce(0) { $0 &+ $1.value })
-        report.add(
-            scenario, parameter, "baseline", unit: "ns/delivery", baseline, baseline: baseline, limit: limit.samples)
-        report.addLimit(scenario, parameter, unit: "ns/delivery", limit, baseline: baseline)
+        let (baseline, limit) = measureFanoutBaselineAndLimit(
+            scenario, parameter, subscribers: subscribers, values: values, options, report)
 
         let forms: [(String, (PublishSubject<Int>) -> Observable<Int>)] = [
             ("vigil subject", { $0.asObservable() }),

@@ -48,7 +48,7 @@ final class Emitter: Sendable {
         guard head.status != "pending" else { return }
         let line =
             settings.json
-            ? JSONEnvelope.line(source: source, reading: reading)
+            ? JSONEnvelope.line(source: source, reading: reading, head: head)
             : HumanLine.line(
                 source: source, description: reading.description, time: head.time.description,
                 timestamps: settings.timestamps)

@@ -5,10 +5,6 @@ func runTool() -> Int32 {
     // A closed pipe must be a write error (EPIPE) the writer reports, not a silent death by SIGPIPE.
     signal(SIGPIPE, SIG_IGN)
     do throws(ToolError) {
-        // `publish` parses its own options (--broker, …) before the shared ones, so it is dispatched first.
-        if CommandLine.arguments.dropFirst().first == "publish" {
-            return try PublishCommand.run(Array(CommandLine.arguments.dropFirst(2)))
-        }
         let arguments = try Arguments(Array(CommandLine.arguments.dropFirst()))
         if arguments.command == nil && arguments.flag("--version") {
             print("vigil \(Version.string)")
@@ -26,6 +22,7 @@ func runTool() -> Int32 {
         case "watch": return try WatchCommand.run(arguments)
         case "top": return try TopCommand.run(arguments)
         case "serve": return try ServeCommand.run(arguments)
+        case "publish": return try PublishCommand.run(arguments)
         default: throw ToolError.usage("unknown command \"\(arguments.command ?? "")\"; see vigil --help")
         }
         return 0

@@ -3,23 +3,13 @@ import Foundation
 import Glibc
 import Synchronization
 import Testing
+import VigilTestSupport
 
 /// A program the tests run (`vigil`, `mosquitto`, `mosquitto_sub`), with standard output and error collected as they
 /// arrive and a kill on release, so a failing test leaves no process behind.
 final class ChildProcess: Sendable {
-    /// The built `vigil`, found beside the test executable or above it (the build folder differs between `swift test`
-    /// and the sanitizer builds).
-    static let vigil: String? = {
-        guard let me = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") else { return nil }
-        var folder = (me as NSString).deletingLastPathComponent
-        while folder != "/" && !folder.isEmpty {
-            for name in ["vigil", "debug/vigil"] where access(folder + "/" + name, X_OK) == 0 {
-                return folder + "/" + name
-            }
-            folder = (folder as NSString).deletingLastPathComponent
-        }
-        return nil
-    }()
+    /// The built `vigil` (see `builtVigil`).
+    static var vigil: String? { builtVigil }
 
     /// The first of `candidates` that is an executable file.
     static func find(_ candidates: String...) -> String? { candidates.first { access($0, X_OK) == 0 } }

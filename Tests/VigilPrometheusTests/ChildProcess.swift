@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+import VigilTestSupport
 
 /// A child process (`vigil`, `prometheus`, `promtool`) with its output in files of a temporary directory; killed
 /// and reaped when released.
@@ -10,22 +11,8 @@ final class ChildProcess {
     let errorPath: String
     private var status: Int32?
 
-    /// The built `vigil` executable, found upward from the test executable (the build directory differs between
-    /// `swift test` and the sanitizer builds).
-    static let vigil: String? = {
-        guard let test = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") else {
-            return nil
-        }
-        var directory = URL(fileURLWithPath: test).deletingLastPathComponent()
-        while directory.path != "/" {
-            for candidate in ["vigil", "debug/vigil"] {
-                let path = directory.appendingPathComponent(candidate).path
-                if FileManager.default.isExecutableFile(atPath: path) { return path }
-            }
-            directory.deleteLastPathComponent()
-        }
-        return nil
-    }()
+    /// The built `vigil` (see `builtVigil`).
+    static var vigil: String? { builtVigil }
 
     /// The path of `name` in `/usr/bin`, `/usr/local/bin` or `/bin`, or nil.
     static func installed(_ name: String) -> String? {

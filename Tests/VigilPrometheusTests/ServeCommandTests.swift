@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+import VigilTestSupport
 
 /// `vigil serve` end to end: the built binary, promtool, and a real Prometheus server, all on loopback.
 @Suite(.timeLimit(.minutes(10)))

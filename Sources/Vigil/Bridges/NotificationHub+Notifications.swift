@@ -18,7 +18,7 @@ extension NotificationHub {
     ///   - buffer: What to keep for a slow consumer; see ``BufferPolicy``.
     /// - Returns: A sequence of the notifications, in post order.
     public func notifications<Notification: Sendable>(
-        _ type: Notification.Type, from sender: AnyObject? = nil, buffer: BufferPolicy = .unbounded
+        _ type: Notification.Type, from sender: (any AnyObject & Sendable)? = nil, buffer: BufferPolicy = .unbounded
     ) -> Notifications<Notification> {
         Notifications(values: observable(type, from: sender).values(buffer: buffer))
     }

@@ -37,15 +37,17 @@ public final class NotificationHub: Sendable {
     ///
     /// - Parameters:
     ///   - type: The type of notification to observe.
-    ///   - sender: Only notifications posted with this sender (compared by identity); nil for all. Any object,
-    ///     `Sendable` or not: the hub holds it weakly and never touches it. Once it is released no notification
-    ///     matches, not even one from a new object that happens to get its address.
+    ///   - sender: Only notifications posted with this sender (compared by identity); nil for all. The hub holds it
+    ///     weakly and never touches it; once it is released no notification matches, not even one from a new object
+    ///     that happens to get its address. It must be `Sendable` (any actor, any `@MainActor` class, any
+    ///     `Sendable` class): the observation keeps a weak reference to it across threads, which Swift cannot check
+    ///     for other objects. Posting needs no such thing: any object can be a sender there.
     ///   - delivery: Where `handler` runs.
     ///   - handler: Called with each notification.
     /// - Returns: The subscription; hold it, or it is disposed when released.
     public func observe<Notification: Sendable>(
         _ type: Notification.Type,
-        from sender: AnyObject? = nil,
+        from sender: (any AnyObject & Sendable)? = nil,
         on delivery: Delivery = .immediate,
         _ handler: @escaping @Sendable (Notification) -> Void
     ) -> Subscription {
@@ -57,7 +59,7 @@ public final class NotificationHub: Sendable {
     /// The sender filter runs when a notification is posted, before the delivery, so a notification posted by the
     /// wanted sender is delivered even if the sender is released before the subscriber's queue runs.
     func observable<Notification: Sendable>(
-        _ type: Notification.Type, from sender: AnyObject?
+        _ type: Notification.Type, from sender: (any AnyObject & Sendable)?
     ) -> Observable<Notification> {
         let notifications = channel(for: type).asObservable()
         guard let sender else { return notifications.map(\.value) }

@@ -4,15 +4,14 @@
 /// its identifier. A match therefore also needs the wanted object alive when the identifiers are compared, and that
 /// is exact: if it is alive now, it was alive when the notification was posted, while the poster held its sender,
 /// and two live objects never share an address.
-final class WeakIdentity: @unchecked Sendable {
-    // `@unchecked`: the object may be of any class, `Sendable` or not, so the compiler cannot check this type, but
-    // it is safe: the weak reference is written once, here in `init`, and only loaded afterwards (weak loads are
-    // atomic in the Swift runtime), and the object is never used, returned or retained beyond that load: only its
-    // liveness is read.
-    private weak var object: AnyObject?
+///
+/// The object must be `Sendable`: holding even a weak reference to a non-`Sendable` object in a type shared across
+/// threads is something Swift 6 cannot check, and Vigil does not assert it unchecked.
+final class WeakIdentity: Sendable {
+    private weak let object: (any AnyObject & Sendable)?
     private let identifier: ObjectIdentifier
 
-    init(_ object: AnyObject) {
+    init(_ object: any AnyObject & Sendable) {
         self.object = object
         identifier = ObjectIdentifier(object)
     }

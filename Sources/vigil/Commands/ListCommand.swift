@@ -26,7 +26,7 @@ enum ListCommand {
         for entry in entries {
             let id = entry.id + (entry.argumentName.map { " " + $0 } ?? "")
             let padded = id.padding(to: idWidth) + "  " + entry.name.padding(to: nameWidth)
-            print(padded + "  " + HumanLine.escaped(entry.availability(options).description))
+            print(padded + "  " + ControlEscape.escaped(entry.availability(options).description))
         }
     }
 }

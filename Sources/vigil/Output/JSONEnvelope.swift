@@ -33,14 +33,15 @@ enum JSONEnvelope {
     /// - Parameters:
     ///   - source: The catalog id of the source that published the reading.
     ///   - reading: The reading.
+    ///   - head: The reading's ``EnvelopeHead`` when the caller already has it (so it is not worked out twice).
     /// - Returns: One line of JSON; never fails.
-    static func line(source: String, reading: any CatalogReading) -> String {
-        object(source: source, reading: reading).text
+    static func line(source: String, reading: any CatalogReading, head: EnvelopeHead? = nil) -> String {
+        object(source: source, reading: reading, head: head).text
     }
 
     /// The envelope as a ``JSONValue`` object.
-    static func object(source: String, reading: any CatalogReading) -> JSONValue {
-        let head = EnvelopeHead.of(reading)
+    static func object(source: String, reading: any CatalogReading, head: EnvelopeHead? = nil) -> JSONValue {
+        let head = head ?? EnvelopeHead.of(reading)
         let encoder = JSONTreeEncoder()
         var fields: [(key: String, value: JSONValue)] = []
         if let body = head.body {

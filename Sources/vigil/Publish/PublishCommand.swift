@@ -12,24 +12,19 @@ enum PublishCommand {
     /// The sources whose readings are events (not retained): what happened, not what is.
     static let eventSources: Set<String> = ["files", "devices", "clock"]
 
-    /// Runs the command with the words after `publish`.
+    /// Runs the command with the parsed command line.
     ///
     /// - Throws: ``ToolError`` for a usage mistake, a password file that cannot be read or a source that cannot
     ///   start.
-    /// - Returns: The exit status: 130 after SIGINT, 143 after SIGTERM, 0 after `--help`.
-    static func run(_ words: [String]) throws(ToolError) -> Int32 {
+    /// - Returns: The exit status: 130 after SIGINT, 143 after SIGTERM.
+    static func run(_ arguments: Arguments) throws(ToolError) -> Int32 {
         // SIGINT and SIGTERM are blocked before any thread starts (threads inherit the mask) and taken with sigwait.
         var stopSignals = sigset_t()
         sigemptyset(&stopSignals)
         sigaddset(&stopSignals, SIGINT)
         sigaddset(&stopSignals, SIGTERM)
         pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
-        let options = try PublishOptions(words)
-        if options.help {
-            print(HelpText.text(for: .publish))
-            return 0
-        }
-        let arguments = try Arguments(["publish"] + options.rest)
+        let options = try PublishOptions(arguments)
         let targets = try WatchSelection.targets(arguments, options: try arguments.sourceOptions())
         let host = hostName()
         let prefix = options.prefix ?? "vigil/" + host

@@ -1,8 +1,7 @@
 import Foundation
 import VigilMQTT
 
-/// `vigil publish`'s own options, taken out of the command line before the shared ``Arguments`` parse the rest
-/// (sources and global options).
+/// `vigil publish`'s settings, read from the shared command line (``CommandSpec/publish`` lists the options).
 struct PublishOptions {
     var host = ""
     var port: UInt16 = 1883
@@ -12,46 +11,31 @@ struct PublishOptions {
     var passwordFile: String?
     var homeAssistant = false
     var keepAlive = Duration.seconds(30)
-    var help = false
-    /// The words left for ``Arguments``.
-    var rest: [String] = []
 
-    /// Parses the words after `publish`.
+    /// Reads and checks the options.
     ///
     /// - Throws: ``ToolError`` (a usage error) for a missing or malformed value.
-    init(_ words: [String]) throws(ToolError) {
-        var words = words[...]
-        var broker: String?
-        while let word = words.popFirst() {
-            switch word {
-            case "--broker": broker = try Self.value(word, &words)
-            case "--topic": prefix = try Self.value(word, &words)
-            case "--qos":
-                let value = try Self.value(word, &words)
-                guard let number = UInt8(value), let qos = MQTTQoS(rawValue: number) else {
-                    throw .usage("--qos takes 0 or 1, not \"\(value)\"")
-                }
-                self.qos = qos
-            case "--username": username = try Self.value(word, &words)
-            case "--password-file": passwordFile = try Self.value(word, &words)
-            case "--homeassistant": homeAssistant = true
-            case "--keep-alive":
-                let value = try Self.value(word, &words)
-                guard let seconds = Int(value), (1...65_535).contains(seconds) else {
-                    throw .usage("--keep-alive takes whole seconds from 1 to 65535, not \"\(value)\"")
-                }
-                keepAlive = .seconds(seconds)
-            case "--help", "-h": help = true
-            case "--":
-                rest.append(word)
-                rest += words
-                words = []
-            default: rest.append(word)
-            }
+    init(_ arguments: Arguments) throws(ToolError) {
+        guard let broker = arguments.value("--broker") else {
+            throw .usage("vigil publish needs --broker mqtt://HOST[:PORT]")
         }
-        if help { return }
-        guard let broker else { throw .usage("vigil publish needs --broker mqtt://HOST[:PORT]") }
         (host, port) = try Self.parse(broker: broker)
+        prefix = arguments.value("--topic")
+        if let value = arguments.value("--qos") {
+            guard let number = UInt8(value), let qos = MQTTQoS(rawValue: number) else {
+                throw .usage("--qos takes 0 or 1, not \"\(value)\"")
+            }
+            self.qos = qos
+        }
+        username = arguments.value("--username")
+        passwordFile = arguments.value("--password-file")
+        homeAssistant = arguments.flag("--homeassistant")
+        if let value = arguments.value("--keep-alive") {
+            guard let seconds = Int(value), (1...65_535).contains(seconds) else {
+                throw .usage("--keep-alive takes whole seconds from 1 to 65535, not \"\(value)\"")
+            }
+            keepAlive = .seconds(seconds)
+        }
         if passwordFile != nil && username == nil { throw .usage("--password-file needs --username") }
         if let prefix, prefix.isEmpty || prefix.contains("+") || prefix.contains("#") || prefix.hasSuffix("/") {
             throw .usage("--topic \"\(prefix)\" is not a topic prefix (not empty, no + or #, no trailing /)")
@@ -104,10 +88,5 @@ struct PublishOptions {
             port = number
         }
         return (String(host), port)
-    }
-
-    private static func value(_ option: String, _ words: inout ArraySlice<String>) throws(ToolError) -> String {
-        guard let value = words.popFirst() else { throw .usage("\(option) needs a value") }
-        return value
     }
 }

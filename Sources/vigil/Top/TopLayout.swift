@@ -69,7 +69,7 @@ struct TopLayout {
     ) -> String {
         let labelColumns = min(Self.labelColumns, width)
         let valueColumns = max(0, history == nil ? width - labelColumns : min(Self.valueColumns, width - labelColumns))
-        var line = " " + TerminalText.fitted(TerminalText.escaped(label), to: labelColumns - 2, pad: true) + " "
+        var line = " " + TerminalText.fitted(ControlEscape.escaped(label), to: labelColumns - 2, pad: true) + " "
         let fittedValue = TerminalText.fitted(value, to: valueColumns, pad: history != nil)
         let isFresh = changed.map { now - $0 < Self.highlightTime } ?? false
         line += isFresh ? styled(fittedValue, .highlight) : fittedValue
@@ -82,7 +82,7 @@ struct TopLayout {
 
     /// A titled pane with the last `count` of `lines`.
     private func pane(_ title: String, _ lines: [String], count: Int) -> [String] {
-        let heading = TerminalText.fitted("── " + TerminalText.escaped(title) + " ", to: width)
+        let heading = TerminalText.fitted("── " + ControlEscape.escaped(title) + " ", to: width)
         let rule = String(repeating: "─", count: max(0, width - TerminalText.width(of: heading)))
         var body = lines.suffix(count).map { " " + TerminalText.fitted($0, to: width - 1) }
         if body.isEmpty { body = [styled(TerminalText.fitted(" no events yet", to: width), .dim)] }

@@ -54,7 +54,7 @@ struct TopState {
             for point in points ?? [] where rows.points?.first(where: { $0.key == point.key })?.text != point.text {
                 rows.changed[point.key] = now
             }
-            let text = TerminalText.escaped(reading.description)
+            let text = ControlEscape.escaped(reading.description)
             if text != rows.text { rows.changed[""] = now }
             rows.points = points
             rows.text = text
@@ -88,13 +88,13 @@ struct TopState {
             case let event as DeviceEvent: event.time
             default: nil
             }
-        let text = TerminalText.escaped(reading.description)
+        let text = ControlEscape.escaped(reading.description)
         return time.map { TopClock.timeOfDay($0.wall) + " " + text } ?? text
     }
 
     /// The network's status (with the interfaces that carry it) on the first line, then each interface and route.
     private static func networkLines(_ reading: any CatalogReading) -> [String] {
-        guard let path = reading as? NetworkPath else { return [TerminalText.escaped(reading.description)] }
+        guard let path = reading as? NetworkPath else { return [ControlEscape.escaped(reading.description)] }
         let connected = path.connectedInterfaces.map(\.name)
         let status = path.status.description + (connected.isEmpty ? "" : " via " + connected.joined(separator: ", "))
         let interfaces = path.interfaces.map { interface in
@@ -106,6 +106,6 @@ struct TopState {
             "default" + (hop.gateway.map { " via \($0)" } ?? "")
                 + (hop.interfaceIndex.map { " dev " + (path.interface(index: $0)?.name ?? String($0)) } ?? "")
         }
-        return [status, (interfaces + routes).joined(separator: "; ")].map(TerminalText.escaped)
+        return [status, (interfaces + routes).joined(separator: "; ")].map(ControlEscape.escaped)
     }
 }

@@ -50,14 +50,20 @@ final class ProfileStore: Sendable {
     }
 }
 
-// 5. Typed notifications, sent by an object that is not Sendable.
+// 5. Typed notifications: the downloader an observer filters on, and a cache that is not Sendable posting too.
 struct DownloadFinished: Sendable { let bytes: Int }
 
-final class Downloader {
-    var finished = 0
-
+final class Downloader: Sendable {
     func finish(_ bytes: Int, hub: NotificationHub) {
-        finished += 1
+        hub.post(DownloadFinished(bytes: bytes), from: self)
+    }
+}
+
+final class DownloadCache {
+    var stored = 0
+
+    func storeAndAnnounce(_ bytes: Int, hub: NotificationHub) {
+        stored += bytes
         hub.post(DownloadFinished(bytes: bytes), from: self)
     }
 }
@@ -96,16 +102,16 @@ final class Downloader {
         #expect(await eventuallyOnMain { dashboard.latest.count == 2 })
     }
 
-    @Test func typedNotificationsFromANonSendableSender() async {
+    @Test func typedNotificationsFilteredBySender() async {
         let hub = NotificationHub()
         let downloader = Downloader()
-        let other = Downloader()
+        let other = DownloadCache()
         let received = BehaviorSubject<[Int]>([])
         let subscription = hub.observe(DownloadFinished.self, from: downloader) { finished in
             received.modify { $0.append(finished.bytes) }
         }
         downloader.finish(100, hub: hub)
-        other.finish(5, hub: hub)  // another sender: filtered out
+        other.storeAndAnnounce(5, hub: hub)  // another sender, not Sendable: filtered out
         downloader.finish(200, hub: hub)
         #expect(received.value == [100, 200])
         subscription.dispose()

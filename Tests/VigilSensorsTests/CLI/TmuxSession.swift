@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+import VigilTestSupport
 
 /// A tmux server of its own (a unique socket) with one detached session: a real terminal whose screen a test reads
 /// with `capture-pane`.

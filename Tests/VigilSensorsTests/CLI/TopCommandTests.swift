@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+import VigilTestSupport
 
 /// `vigil top` in a real terminal: tmux runs it, `capture-pane` reads the screen.
 @Suite(

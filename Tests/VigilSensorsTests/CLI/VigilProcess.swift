@@ -3,25 +3,12 @@ import Foundation
 import Glibc
 import Synchronization
 import Testing
+import VigilTestSupport
 
 /// The built `vigil` executable, run as a child process with its output collected.
 final class VigilProcess: Sendable {
-    /// Finds `vigil` next to the test bundle, searching upward from the test executable (the build directory
-    /// differs between `swift test` and `swift test --sanitize=thread`).
-    static let executable: String? = {
-        guard let testExecutable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") else {
-            return nil
-        }
-        var directory = URL(fileURLWithPath: testExecutable).deletingLastPathComponent()
-        while directory.path != "/" {
-            for candidate in ["vigil", "debug/vigil"] {
-                let path = directory.appendingPathComponent(candidate).path
-                if FileManager.default.isExecutableFile(atPath: path) { return path }
-            }
-            directory.deleteLastPathComponent()
-        }
-        return nil
-    }()
+    /// The built `vigil` (see `builtVigil`).
+    static var executable: String? { builtVigil }
 
     /// Text collected from a pipe as it arrives.
     final class TextBuffer: Sendable {

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+import VigilTestSupport
 
 /// Helpers the end-to-end `vigil` tests share.
 enum VigilOutput {

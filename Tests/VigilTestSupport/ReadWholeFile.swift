@@ -5,7 +5,7 @@ import Glibc
 /// Plain `read(2)` until end of file: in this toolchain, Foundation's `String(contentsOfFile:)` and
 /// `FileManager.contents(atPath:)` leaked their read buffer in these tests (LeakSanitizer, under
 /// `swift test --sanitize=address`).
-func readWholeFile(_ path: String) -> String? {
+package func readWholeFile(_ path: String) -> String? {
     let descriptor = open(path, O_RDONLY | O_CLOEXEC)
     guard descriptor >= 0 else { return nil }
     defer { close(descriptor) }
