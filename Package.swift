@@ -32,9 +32,10 @@ let package = Package(
             dependencies: ["VigilSensors", "VigilMQTT", "VigilPrometheus", "CFuzzSupport"],
             path: "Fuzz/VigilFuzz"
         ),
-        // What more than one test target needs (reading a file whole, finding the built `vigil`); not a product.
+        // What more than one test target needs (threads of their own, reading a file whole, finding the built `vigil`);
+        // not a product.
         .target(name: "VigilTestSupport", path: "Tests/VigilTestSupport"),
-        .testTarget(name: "VigilTests", dependencies: ["Vigil", "VigilTesting"]),
+        .testTarget(name: "VigilTests", dependencies: ["Vigil", "VigilTesting", "VigilTestSupport"]),
         .testTarget(
             name: "VigilSensorsTests", dependencies: ["VigilSensors", "Vigil", "CLinuxSupport", "VigilTestSupport"]),
         .testTarget(name: "VigilMQTTTests", dependencies: ["VigilMQTT", "VigilSensors", "Vigil", "VigilTestSupport"]),

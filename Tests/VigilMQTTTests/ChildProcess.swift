@@ -108,7 +108,7 @@ final class ChildProcess: Sendable {
     }
 
     private func collect(_ fd: Int32, isOutput: Bool) {
-        DispatchQueue.global().async { [streams] in
+        TestThread.detach { [streams] in
             var chunk = [UInt8](repeating: 0, count: 8192)
             while true {
                 let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }

@@ -2,6 +2,7 @@ import Dispatch
 import Glibc
 import Synchronization
 import Testing
+import VigilTestSupport
 
 /// A loopback listener that plays a broken broker, to show that a publisher survives it.
 final class FakeBroker: Sendable {
@@ -36,7 +37,7 @@ final class FakeBroker: Sendable {
             bind(listener, $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { $0 }, 16)
         }
         try #require(bound == 0 && listen(listener, 8) == 0)
-        DispatchQueue.global().async { [self] in serve() }
+        TestThread.detach { [self] in serve() }
     }
 
     /// Stops serving and closes every socket; call it once, at the end of the test.

@@ -6,6 +6,7 @@ import Testing
 import Vigil
 import VigilPrometheus
 import VigilSensors
+import VigilTestSupport
 
 @Suite(.timeLimit(.minutes(10)))
 struct MetricsServerTests {
@@ -128,7 +129,7 @@ struct MetricsServerTests {
         let harness = try Harness()
         let successes = Atomic(0)
         let port = harness.port
-        DispatchQueue.concurrentPerform(iterations: 8) { _ in
+        concurrently(8) { _ in
             guard let client = try? LoopbackClient(port: port) else { return }
             for _ in 0..<25 {
                 client.send("GET /metrics HTTP/1.1\r\n\r\n")

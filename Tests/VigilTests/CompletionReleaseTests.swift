@@ -2,6 +2,7 @@ import Dispatch
 import Synchronization
 import Testing
 import Vigil
+import VigilTestSupport
 
 /// An object kept alive only by a subscriber's callback, whose deinit disposes that same subscription (through its
 /// `DisposeBag`): what a view model that owns its bag and captures `self` looks like once its owner lets go.

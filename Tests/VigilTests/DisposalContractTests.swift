@@ -2,6 +2,7 @@ import Dispatch
 import Synchronization
 import Testing
 import Vigil
+import VigilTestSupport
 
 /// The disposal contract: `dispose()` never waits for user code on another thread; `disposeAndWait()` waits for a
 /// callback already running elsewhere, except from inside a callback; every subscription sees a contiguous run.

@@ -1,6 +1,7 @@
 import Synchronization
 import Testing
 import Vigil
+import VigilTestSupport
 
 @Suite(.timeLimit(.minutes(10))) struct FactoryTests {
     @Test func justDeliversItsValueThenFinishesForEverySubscriber() {

@@ -1,6 +1,6 @@
-import Dispatch
 import Testing
 import Vigil
+import VigilTestSupport
 
 @Suite(.timeLimit(.minutes(10))) struct FutexMutexTests {
     /// A plain counter, made racy on purpose: only the lock keeps its increments from being lost.
@@ -11,7 +11,7 @@ import Vigil
     @Test func excludesEveryOtherThreadUnderContention() {
         let lock = FutexMutex(0)
         let counter = Counter()
-        DispatchQueue.concurrentPerform(iterations: 8) { _ in
+        concurrently(8) { _ in
             for _ in 0..<50_000 {
                 lock.withLock { inside in
                     inside += 1

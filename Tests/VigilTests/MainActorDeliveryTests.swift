@@ -2,6 +2,7 @@ import Dispatch
 import Synchronization
 import Testing
 import Vigil
+import VigilTestSupport
 
 /// A `@MainActor` type as application code writes it: it captures `self` and mutates its own state in the callback,
 /// with no `assumeIsolated` and no Sendable wrapper. That this compiles in Swift 6 mode with no warning is the test.

@@ -1,6 +1,7 @@
 import Dispatch
 import Testing
 import Vigil
+import VigilTestSupport
 
 @Suite(.timeLimit(.minutes(10))) struct OperatorTests {
     @Test func mapFilterCompactMapTransformValuesAndPassCompletion() {

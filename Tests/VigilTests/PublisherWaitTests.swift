@@ -3,6 +3,7 @@ import Glibc
 import Synchronization
 import Testing
 import Vigil
+import VigilTestSupport
 
 /// A publisher inside any delivery never waits; one outside waits for its queued value, bounded and asleep.
 @Suite(.timeLimit(.minutes(10))) struct PublisherWaitTests {

@@ -1,5 +1,6 @@
 import Testing
 import Vigil
+import VigilTestSupport
 
 @Suite(.timeLimit(.minutes(10))) struct ReplaySubjectTests {
     @Test func aNewSubscriberReceivesTheNewestValuesThenEveryLaterOne() {

@@ -3,6 +3,7 @@ import Glibc
 import Synchronization
 import Testing
 import Vigil
+import VigilTestSupport
 
 @Suite(.timeLimit(.minutes(10))) struct ShareTests {
     @Test func subscribersShareOneUpstreamSubscriptionReleasedWithTheLast() {

@@ -43,24 +43,6 @@ func usleepMilliseconds(_ milliseconds: Int) {
     _ = semaphore.wait(timeout: .now() + .milliseconds(milliseconds))
 }
 
-/// Runs `body(index)` on `count` threads at once and waits for all.
-func concurrently(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
-    // Threads of their own behind a barrier: `DispatchQueue.concurrentPerform` may run every iteration one after
-    // the other on the calling thread when the pool is busy, and then nothing in the test runs concurrently.
-    let arrived = Atomic<Int>(0)
-    let done = DispatchGroup()
-    for index in 0..<count {
-        done.enter()
-        TestThread.detach {
-            arrived.add(1, ordering: .acquiringAndReleasing)
-            while arrived.load(ordering: .acquiring) < count { sched_yield() }
-            body(index)
-            done.leave()
-        }
-    }
-    done.wait()
-}
-
 /// Blocks `queue` until the returned function is called.
 func block(_ queue: DispatchQueue) -> @Sendable () -> Void {
     let gate = DispatchSemaphore(value: 0)
@@ -79,25 +61,6 @@ extension Completion {
 
 /// The package's lock, which ThreadSanitizer sees (Synchronization's Mutex on Linux it does not).
 typealias TestLock<Value> = FutexMutex<Value>
-
-/// Runs `body` on a thread of its own and waits up to `seconds` for it; returns whether it finished.
-///
-/// A deadlock then fails the test at once instead of hanging it until the suite's time limit.
-func finishes(within seconds: Double = 10, _ body: @escaping @Sendable () -> Void) -> Bool {
-    let done = DispatchSemaphore(value: 0)
-    TestThread.detach {
-        body()
-        done.signal()
-    }
-    return done.wait(timeout: .now() + seconds) == .success
-}
-
-/// A thread of its own, for tests that must not borrow Dispatch's pool (a blocked pool thread can starve it).
-enum TestThread {
-    static func detach(_ body: @escaping @Sendable () -> Void) {
-        DispatchQueue(label: "vigil.tests.thread").async(execute: body)
-    }
-}
 
 /// Counts live instances: each one counts itself while it exists.
 final class LiveCounter: Sendable {

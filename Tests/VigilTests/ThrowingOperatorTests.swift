@@ -1,6 +1,7 @@
 import Dispatch
 import Testing
 import Vigil
+import VigilTestSupport
 
 @Suite(.timeLimit(.minutes(10))) struct ThrowingOperatorTests {
     static let operators: [(String, @Sendable (Observable<Int>) -> Observable<Int>)] = [

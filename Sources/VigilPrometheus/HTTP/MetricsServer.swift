@@ -185,11 +185,12 @@ public final class MetricsServer: Sendable {
         let limit = configuration.maximumConnections
         let full = state.withLock { $0.connections.count >= limit }
         if full {
+            // Logged first: a client that has read its 503 then finds the reason in the log.
+            log("metrics server: dropped a connection from \(peer): \(limit) connections are open (the limit)")
             let response = HTTPResponse(status: 503, body: "too many connections\n")
             let bytes = response.serialized(keepAlive: false, includeBody: true)
             _ = bytes.withUnsafeBytes { send(socket.rawValue, $0.baseAddress, $0.count, vigil_msg_nosignal()) }
             socket.close()
-            log("metrics server: dropped a connection from \(peer): \(limit) connections are open (the limit)")
             return
         }
         let connection = ServerConnection(

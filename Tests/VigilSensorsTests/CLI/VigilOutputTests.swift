@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Testing
 import VigilSensors
+import VigilTestSupport
 
 extension InotifyKernelTests {
     /// What pipes can trust: one valid JSON envelope a line whatever a name holds, escaped readable lines, a writer
@@ -111,7 +112,7 @@ extension InotifyKernelTests {
             defer { directory.remove() }
             let (vigil, reader, _) = try await Self.floodAnUnreadPipe(directory)
             defer { if vigil.isRunning { vigil.signal(SIGKILL) } }
-            DispatchQueue.global().async {
+            TestThread.detach {
                 var buffer = [UInt8](repeating: 0, count: 65536)
                 while read(reader, &buffer, buffer.count) > 0 {}
                 close(reader)

@@ -64,7 +64,7 @@ final class VigilProcess: Sendable {
         let readers =
             standardOutput == nil ? [(outputPipe[0], output), (errorPipe[0], errors)] : [(errorPipe[0], errors)]
         for (fd, buffer) in readers {
-            DispatchQueue.global().async {
+            TestThread.detach {
                 var chunk = [UInt8](repeating: 0, count: 4096)
                 while true {
                     let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }

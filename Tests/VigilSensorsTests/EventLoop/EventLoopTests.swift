@@ -4,6 +4,7 @@ import Glibc
 import Synchronization
 import Testing
 import VigilSensors
+import VigilTestSupport
 
 @Suite(.serialized, .timeLimit(.minutes(10))) struct EventLoopTests {
     /// Writes 1 to an eventfd.
@@ -43,7 +44,7 @@ import VigilSensors
         warmup.cancel()
         let before = ProcessProbe.openDescriptorCount(linkingTo: "anon_inode:[eventfd]")
         let delivered = Mutex<[Int: UInt64]>([:])
-        DispatchQueue.concurrentPerform(iterations: 4) { worker in
+        concurrently(4) { worker in
             for index in 0..<25 {
                 let id = worker * 25 + index
                 let fd = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))

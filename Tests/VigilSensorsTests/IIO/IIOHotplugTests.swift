@@ -3,6 +3,7 @@ import Glibc
 import Testing
 import Vigil
 import VigilSensors
+import VigilTestSupport
 
 /// IIO monitors that follow devices coming and going through `iio` uevents (as a `DeviceMonitor` delivers them).
 ///
@@ -167,7 +168,7 @@ import VigilSensors
         Self.addLight(tree, 1, lux: "2")
         let changes = PublishSubject<DeviceEvent>()
         let monitor = AmbientLightMonitor(root: tree.root, updateInterval: Self.fast, changes: changes)
-        DispatchQueue.concurrentPerform(iterations: 3) { worker in
+        concurrently(3) { worker in
             for round in 0..<200 {
                 switch worker {
                 case 0:

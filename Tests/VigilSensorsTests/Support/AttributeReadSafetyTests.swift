@@ -2,6 +2,7 @@ import Dispatch
 import Glibc
 import Testing
 import Vigil
+import VigilTestSupport
 
 @testable import VigilSensors
 
@@ -14,7 +15,7 @@ import Vigil
     ) -> T? {
         let result = Mutex<T?>(nil)
         let done = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async {
+        TestThread.detach {
             let value = body()
             result.withLock { $0 = value }
             done.signal()
