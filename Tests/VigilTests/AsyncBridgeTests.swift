@@ -93,37 +93,44 @@ final class SendableSender: Sendable {
         subscription.dispose()
     }
 
-    @Test func aNewObjectAtAFreedSendersAddressIsNotTheOldSender() throws {
+    @Test func aNewObjectAtAFreedSendersAddressIsNotTheOldSender() {
         struct Ping: Sendable { let number: Int }
-        let hub = NotificationHub()
-        let recorder = Recorder<Int>()
-        let subscription: Subscription
-        let freedAddress: ObjectIdentifier
-        do {
-            let sender = SendableSender()
-            freedAddress = ObjectIdentifier(sender)
-            subscription = hub.observe(Ping.self, from: sender) { recorder.record($0.number) }
-            hub.post(Ping(number: 1), from: sender)
-        }
-        // Allocate until the allocator hands out the freed address again (it usually does at once).
-        var kept: [SendableSender] = []
-        var reused: SendableSender?
-        for _ in 0..<10_000 {
-            let candidate = SendableSender()
-            if ObjectIdentifier(candidate) == freedAddress {
-                reused = candidate
-                break
+        // The allocator usually hands the freed address out again at once, but not always (once in a full parallel
+        // run it did not within 10,000 allocations); a few fresh attempts make a newcomer at that address certain.
+        for _ in 0..<20 {
+            let hub = NotificationHub()
+            let recorder = Recorder<Int>()
+            let subscription: Subscription
+            let freedAddress: ObjectIdentifier
+            do {
+                let sender = SendableSender()
+                freedAddress = ObjectIdentifier(sender)
+                subscription = hub.observe(Ping.self, from: sender) { recorder.record($0.number) }
+                hub.post(Ping(number: 1), from: sender)
             }
-            kept.append(candidate)
+            var kept: [SendableSender] = []
+            var reused: SendableSender?
+            for _ in 0..<10_000 {
+                let candidate = SendableSender()
+                if ObjectIdentifier(candidate) == freedAddress {
+                    reused = candidate
+                    break
+                }
+                kept.append(candidate)
+            }
+            defer {
+                subscription.dispose()
+                withExtendedLifetime(kept) {}
+            }
+            guard let newcomer = reused else { continue }
+            hub.post(Ping(number: 2), from: newcomer)
+            #expect(recorder.values == [1])
+            return
         }
         // AddressSanitizer quarantines freed memory, so its allocator never hands the address out again: then there
         // is no newcomer to check. Everywhere else the address must come back, or the test proves nothing.
-        if reused == nil && dlsym(UnsafeMutableRawPointer(bitPattern: 0), "__asan_init") != nil { return }
-        let newcomer = try #require(reused, "the allocator never reused the address; the test proves nothing")
-        hub.post(Ping(number: 2), from: newcomer)
-        #expect(recorder.values == [1])
-        subscription.dispose()
-        withExtendedLifetime(kept) {}
+        let underAddressSanitizer = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "__asan_init") != nil
+        #expect(underAddressSanitizer, "the allocator never reused the address; the test proves nothing")
     }
 
     @Test func aSenderReleasedAfterItsPostStillReachesAQueueObserver() {

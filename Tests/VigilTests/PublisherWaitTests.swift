@@ -5,7 +5,8 @@ import Testing
 import Vigil
 import VigilTestSupport
 
-/// A publisher inside any delivery never waits; one outside waits for its queued value, bounded and asleep.
+/// A publisher inside any delivery never waits; one outside waits for its queued value, bounded and asleep; an
+/// operator fed from inside deliveries does not stall another that feeds it back.
 @Suite(.timeLimit(.minutes(10))) struct PublisherWaitTests {
     @Test func subjectsFeedingEachOtherFromTwoThreadsDoNotStall() {
         // Each hop is a publish from inside the other subject's callback. A publisher that waited for the other
@@ -28,6 +29,35 @@ import VigilTestSupport
             concurrently(2) { thread in
                 for _ in 0..<100 {
                     if thread == 0 { ping.publish(1_000) } else { pong.publish(1_000) }
+                }
+            }
+            #expect(hops.load(ordering: .relaxed) == 2 * 100 * 1_001)
+        }
+        #expect(finished)
+    }
+
+    @Test func operatorsFeedingEachOtherFromTwoThreadsDoNotStall() {
+        // The same ping-pong through two merges: each hop is a merge's feed from inside the other merge's delivery.
+        // Feeds there that waited for the other thread's delivery stalled each other at every hop, as the subjects
+        // above did; they wait only when their publisher was outside every callback, or behind a long backlog.
+        let finished = finishes(within: 30) {
+            let pingInput = PublishSubject<Int>()
+            let pingFeedback = PublishSubject<Int>()
+            let pongInput = PublishSubject<Int>()
+            let pongFeedback = PublishSubject<Int>()
+            let hops = Atomic<Int>(0)
+            let bag = DisposeBag()
+            Observable.merge(pingInput.asObservable(), pingFeedback.asObservable()).subscribe { value in
+                hops.add(1, ordering: .relaxed)
+                if value > 0 { pongFeedback.publish(value - 1) }
+            }.disposed(by: bag)
+            Observable.merge(pongInput.asObservable(), pongFeedback.asObservable()).subscribe { value in
+                hops.add(1, ordering: .relaxed)
+                if value > 0 { pingFeedback.publish(value - 1) }
+            }.disposed(by: bag)
+            concurrently(2) { thread in
+                for _ in 0..<100 {
+                    if thread == 0 { pingInput.publish(1_000) } else { pongInput.publish(1_000) }
                 }
             }
             #expect(hops.load(ordering: .relaxed) == 2 * 100 * 1_001)

@@ -28,14 +28,14 @@ extension Observable {
             upstreams.add(
                 first.subscribe(
                     on: .immediate,
-                    onNext: { relay.publish(.first($0)) },
-                    onCompletion: { relay.publish(.firstEnded($0)) }
+                    onNext: { relay.feed(.first($0)) },
+                    onCompletion: { relay.feed(.firstEnded($0)) }
                 ))
             upstreams.add(
                 second.subscribe(
                     on: .immediate,
-                    onNext: { relay.publish(.second($0)) },
-                    onCompletion: { relay.publish(.secondEnded($0)) }
+                    onNext: { relay.feed(.second($0)) },
+                    onCompletion: { relay.feed(.secondEnded($0)) }
                 ))
             return [upstreams]
         }

@@ -28,11 +28,11 @@ extension Observable {
                 upstreams.add(
                     source.subscribe(
                         on: .immediate,
-                        onNext: { relay.publish(.value(index, $0)) },
+                        onNext: { relay.feed(.value(index, $0)) },
                         onCompletion: { completion in
                             switch completion {
-                            case .finished: relay.publish(.finished(index))
-                            case .failed(let error): relay.publish(.failed(error))
+                            case .finished: relay.feed(.finished(index))
+                            case .failed(let error): relay.feed(.failed(error))
                             }
                         }
                     ))

@@ -67,11 +67,11 @@ extension PublishSubject {
     ) -> Subscription where Element == SourceEvent<Value> {
         source.subscribe(
             on: .immediate,
-            onNext: { self.publish(.value(wrap($0))) },
+            onNext: { self.feed(.value(wrap($0))) },
             onCompletion: { completion in
                 switch completion {
-                case .finished: self.publish(.finished)
-                case .failed(let error): self.publish(.failed(error))
+                case .finished: self.feed(.finished)
+                case .failed(let error): self.feed(.failed(error))
                 }
             }
         )

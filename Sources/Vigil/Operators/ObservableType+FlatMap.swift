@@ -70,8 +70,8 @@ extension PublishSubject {
     ) -> Subscription where Element == FlatMapEvent<Inner.Element> {
         outer.subscribe(
             on: .immediate,
-            onNext: { self.publish(.outer(transform($0).asObservable())) },
-            onCompletion: { self.publish(.outerEnded($0)) }
+            onNext: { self.feed(.outer(transform($0).asObservable())) },
+            onCompletion: { self.feed(.outerEnded($0)) }
         )
     }
 }
@@ -114,8 +114,8 @@ final class FlatMapMerger<Value: Sendable>: Sendable {
         inners.add(
             inner.subscribe(
                 on: .immediate,
-                onNext: { self.relay.publish(.inner(key, $0)) },
-                onCompletion: { self.relay.publish(.innerEnded(key, $0)) }
+                onNext: { self.relay.feed(.inner(key, $0)) },
+                onCompletion: { self.relay.feed(.innerEnded(key, $0)) }
             ),
             key: key)
     }

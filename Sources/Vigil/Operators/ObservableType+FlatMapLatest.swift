@@ -46,8 +46,8 @@ final class LatestSwitcher<Value: Sendable>: Sendable {
             current.store(
                 inner.subscribe(
                     on: .immediate,
-                    onNext: { self.relay.publish(.inner(generation, $0)) },
-                    onCompletion: { self.relay.publish(.innerEnded(generation, $0)) }
+                    onNext: { self.relay.feed(.inner(generation, $0)) },
+                    onCompletion: { self.relay.feed(.innerEnded(generation, $0)) }
                 ),
                 generation: generation)
         case .inner(let generation, let value):

@@ -37,11 +37,7 @@ protocol SharingSubject<Element>: ObservableType {
     func terminate(with completion: Completion)
 }
 
-extension PublishSubject: SharingSubject {
-    func feed(_ value: Element) {
-        engine.publishBackpressured(value)
-    }
-}
+extension PublishSubject: SharingSubject {}
 extension ReplaySubject: SharingSubject {}
 
 /// The state behind `share`: the current connection (one subscription of the source feeding one subject) and how

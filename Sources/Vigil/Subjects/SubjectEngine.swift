@@ -37,6 +37,9 @@ final class SubjectEngine<Element: Sendable>: Sendable {
     ///
     /// The bound only matters when the deliverer is itself blocked, for example on a lock the publisher holds.
     @usableFromInline static var publisherWaitLimit: Duration { .milliseconds(2) }
+    /// How many events may wait ahead of an operator's feed before it waits inside a callback
+    /// (see ``publishBackpressured(_:)``).
+    @usableFromInline static var feedHighWater: UInt { 64 }
 
     @inlinable
     init(current: Element?) {

@@ -10,6 +10,10 @@ enum CallbackDepth {
     @inlinable
     static var isInsideCallback: Bool { vigil_callback_depth() != 0 }
 
+    /// How many Vigil deliveries the calling thread is inside: 1 in a callback whose publisher was outside all.
+    @inlinable
+    static var current: Int { Int(vigil_callback_depth()) }
+
     /// Runs `body` marked as a delivery on the calling thread.
     @inlinable
     static func delivering<Result>(_ body: () throws -> Result) rethrows -> Result {

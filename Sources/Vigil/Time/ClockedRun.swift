@@ -78,8 +78,8 @@ where TimeSource.Instant == Machine.Instant {
         upstream.add(
             source.subscribe(
                 on: queue.map { Delivery.queue($0) } ?? .immediate,
-                onNext: { relay.publish(.value($0)) },
-                onCompletion: { relay.publish(.completion($0)) }
+                onNext: { relay.feed(.value($0)) },
+                onCompletion: { relay.feed(.completion($0)) }
             ))
     }
 
