@@ -7,7 +7,8 @@ import VigilTestSupport
 /// The operators that serialize several upstreams through a relay, under two upstreams publishing without pause on
 /// threads of their own into a subscriber slower than both: what they hold stays bounded. Counted by deinit, not
 /// read from internals.
-@Suite(.timeLimit(.minutes(10))) struct RelayBackpressureTests {
+// Serialized: each case keeps two threads publishing without pause and a third delivering for a second.
+@Suite(.serialized, .timeLimit(.minutes(10))) struct RelayBackpressureTests {
     typealias Tracked = LiveCounter.Tracked
 
     static let operators = ["merge", "combineLatest", "combineLatest of an array", "withLatestFrom", "flatMap"]
@@ -49,8 +50,9 @@ import VigilTestSupport
         #expect(delivered.load(ordering: .relaxed) > 0)
         // Measured: 4 to 7 (the values in flight and in the mailboxes). Without backpressure on the relay the second
         // thread's values piled up behind the first's delivery: 14,000 to 23,000 within the second, growing while
-        // it ran, and the first publisher's thread stayed trapped draining them.
-        #expect(mostHeld <= 100, "\(name) held \(mostHeld) values at once")
+        // it ran, and the first publisher's thread stayed trapped draining them. The margin is for a loaded machine,
+        // where a descheduled deliverer lets a waiting feed time out (2 ms) and queue one more.
+        #expect(mostHeld <= 1_000, "\(name) held \(mostHeld) values at once")
     }
 }
 
