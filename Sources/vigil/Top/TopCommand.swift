@@ -33,8 +33,9 @@ enum TopCommand {
         var running: [DashboardSource] = []
         defer {
             for source in running { source.stop() }
-            // Let a frame being written finish, but never wait long: a terminal that stopped reading must not keep
-            // the dashboard from ending.
+            dashboard.end()
+            // Let a frame already being written finish, but never wait long: a terminal that stopped reading must
+            // not keep the dashboard from ending.
             let drained = DispatchSemaphore(value: 0)
             dashboard.queue.async { drained.signal() }
             _ = drained.wait(timeout: .now() + .seconds(1))

@@ -6,7 +6,8 @@ import VigilSensors
 /// a few times a second, writing only the lines that changed.
 ///
 /// Everything runs on ``queue``: the readings are delivered there, the timers fire there and the frame is written
-/// from there, so the state's lock is never contended; it is a lock only so that the compiler checks the sharing.
+/// from there, so the state's lock is hardly ever contended (only ``end()`` comes from elsewhere); it is a lock so
+/// that the compiler checks the sharing.
 final class TopDashboard: Sendable {
     /// The queue readings, timers, keys and signals are handled on.
     let queue = DispatchQueue(label: "vigil.top")
@@ -22,6 +23,7 @@ final class TopDashboard: Sendable {
         var diff = FrameDiff()
         var isDrawScheduled = false
         var needsFullRedraw = true
+        var isEnded = false
     }
 
     /// A dashboard of `rowSources` (in order) drawn on `terminal`, with a files pane titled `filesTitle` if set.
@@ -63,11 +65,18 @@ final class TopDashboard: Sendable {
     func draw() {
         let (width, height) = terminal.size
         let layout = TopLayout(width: width, height: height, now: .now, clock: TopClock.now(), filesTitle: filesTitle)
-        let output = state.withLock { drawing in
+        let output = state.withLock { drawing -> String in
             drawing.isDrawScheduled = false
+            guard !drawing.isEnded else { return "" }
             defer { drawing.needsFullRedraw = false }
             return drawing.diff.update(to: layout.lines(drawing.top), full: drawing.needsFullRedraw)
         }
         if !output.isEmpty { terminal.write(output) }
+    }
+
+    /// Stops drawing, from any thread: a frame that starts after this writes nothing, so a redraw scheduled for
+    /// later (a reading's, 250 ms on) cannot land on the shell's screen once the terminal has been left.
+    func end() {
+        state.withLock { $0.isEnded = true }
     }
 }
