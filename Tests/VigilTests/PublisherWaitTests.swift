@@ -11,58 +11,44 @@ import VigilTestSupport
     @Test func subjectsFeedingEachOtherFromTwoThreadsDoNotStall() {
         // Each hop is a publish from inside the other subject's callback. A publisher that waited for the other
         // thread's delivery here stalled every hop for its bounded wait (about 500 hops a second); 20,000 hops
-        // took 40 s. The bound below is a stall detector, not a speed check: 200,200 hops take about a second in a
+        // took 40 s. The bound is a stall detector, not a speed check: 200,200 hops take about a second in a
         // debug build, under ten with ThreadSanitizer, and over a minute with publishers that wait.
-        let finished = finishes(within: 30) {
-            let ping = PublishSubject<Int>()
-            let pong = PublishSubject<Int>()
-            let hops = Atomic<Int>(0)
-            let bag = DisposeBag()
-            ping.subscribe { value in
-                hops.add(1, ordering: .relaxed)
-                if value > 0 { pong.publish(value - 1) }
-            }.disposed(by: bag)
-            pong.subscribe { value in
-                hops.add(1, ordering: .relaxed)
-                if value > 0 { ping.publish(value - 1) }
-            }.disposed(by: bag)
-            concurrently(2) { thread in
-                for _ in 0..<100 {
-                    if thread == 0 { ping.publish(1_000) } else { pong.publish(1_000) }
-                }
-            }
-            #expect(hops.load(ordering: .relaxed) == 2 * 100 * 1_001)
-        }
-        #expect(finished)
+        let ping = PublishSubject<Int>()
+        let pong = PublishSubject<Int>()
+        #expect(rallyFinishes(ping: (ping.asObservable(), ping, ping), pong: (pong.asObservable(), pong, pong)))
     }
 
     @Test func operatorsFeedingEachOtherFromTwoThreadsDoNotStall() {
         // The same ping-pong through two merges: each hop is a merge's feed from inside the other merge's delivery.
         // Feeds there that waited for the other thread's delivery stalled each other at every hop, as the subjects
         // above did; they wait only when their publisher was outside every callback, or behind a long backlog.
-        let finished = finishes(within: 30) {
-            let pingInput = PublishSubject<Int>()
-            let pingFeedback = PublishSubject<Int>()
-            let pongInput = PublishSubject<Int>()
-            let pongFeedback = PublishSubject<Int>()
+        let (pingInput, pingFeedback) = (PublishSubject<Int>(), PublishSubject<Int>())
+        let (pongInput, pongFeedback) = (PublishSubject<Int>(), PublishSubject<Int>())
+        let ping = Observable.merge(pingInput.asObservable(), pingFeedback.asObservable())
+        let pong = Observable.merge(pongInput.asObservable(), pongFeedback.asObservable())
+        #expect(rallyFinishes(ping: (ping, pingInput, pingFeedback), pong: (pong, pongInput, pongFeedback)))
+    }
+
+    /// One side of a rally: the stream its callback sees, where its thread serves, where the other side returns.
+    typealias Side = (stream: Observable<Int>, serve: PublishSubject<Int>, back: PublishSubject<Int>)
+
+    /// Plays 100 rallies of 1,000 hops served from each side's own thread: each value above zero one side sees goes
+    /// back, one less, to the other. Returns whether every hop was made within 30 s.
+    private func rallyFinishes(ping: Side, pong: Side) -> Bool {
+        finishes(within: 30) {
             let hops = Atomic<Int>(0)
             let bag = DisposeBag()
-            Observable.merge(pingInput.asObservable(), pingFeedback.asObservable()).subscribe { value in
-                hops.add(1, ordering: .relaxed)
-                if value > 0 { pongFeedback.publish(value - 1) }
-            }.disposed(by: bag)
-            Observable.merge(pongInput.asObservable(), pongFeedback.asObservable()).subscribe { value in
-                hops.add(1, ordering: .relaxed)
-                if value > 0 { pingFeedback.publish(value - 1) }
-            }.disposed(by: bag)
+            for (side, other) in [(ping, pong), (pong, ping)] {
+                side.stream.subscribe { value in
+                    hops.add(1, ordering: .relaxed)
+                    if value > 0 { other.back.publish(value - 1) }
+                }.disposed(by: bag)
+            }
             concurrently(2) { thread in
-                for _ in 0..<100 {
-                    if thread == 0 { pingInput.publish(1_000) } else { pongInput.publish(1_000) }
-                }
+                for _ in 0..<100 { (thread == 0 ? ping : pong).serve.publish(1_000) }
             }
             #expect(hops.load(ordering: .relaxed) == 2 * 100 * 1_001)
         }
-        #expect(finished)
     }
 
     @Test func aWaitingPublisherSleepsInsteadOfPolling() {
