@@ -26,27 +26,28 @@ final class RetryAttempts<Element: Sendable>: Sendable {
     let current = SerialSubscription()
     private let source: Observable<Element>
     private let target: DeliveryTarget<Element>
-    private let state: SerialBox<RetryState>
+    /// Locked: an attempt's failure may arrive on another thread while `subscribe()` is still subscribing it.
+    private let state: FutexMutex<RetryState>
 
     init(source: Observable<Element>, target: DeliveryTarget<Element>, retries: Int) {
         self.source = source
         self.target = target
-        state = SerialBox(RetryState(remaining: max(retries, 0)))
+        state = FutexMutex(RetryState(remaining: max(retries, 0)))
     }
 
     /// Subscribes, and again for each failure that asked for a retry while this call was subscribing.
     func subscribe() {
         repeat {
             guard let generation = current.advance() else { return }
-            state.withValue { $0.isSubscribing = true }
+            state.withLock { $0.isSubscribing = true }
             let subscription = source.subscribe(
                 on: .immediate, onNext: target.onNext, onCompletion: { self.handle($0) })
             current.store(subscription, generation: generation)
-        } while state.withValue { $0.endSubscribing() }
+        } while state.withLock { $0.endSubscribing() }
     }
 
     private func handle(_ completion: Completion) {
-        switch state.withValue({ $0.decide(completion) }) {
+        switch state.withLock({ $0.decide(completion) }) {
         case .deliver:
             target.onCompletion(completion)
             current.dispose()
