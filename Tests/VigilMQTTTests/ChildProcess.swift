@@ -93,7 +93,12 @@ final class ChildProcess: Sendable {
     @discardableResult
     func stop(with number: Int32 = SIGTERM) async -> Bool {
         signal(number)
-        return await waitUntil { !self.isRunning && self.streams.withLock { $0.open == 0 } }
+        return await waitForExit()
+    }
+
+    /// Waits (15 s at most) until the process has exited and its pipes are read to the end.
+    func waitForExit() async -> Bool {
+        await waitUntil { !self.isRunning && self.streams.withLock { $0.open == 0 } }
     }
 
     /// User plus system CPU time so far, in seconds (`/proc/PID/stat` fields 14 and 15).

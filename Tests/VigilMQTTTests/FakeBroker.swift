@@ -27,16 +27,18 @@ final class FakeBroker: Sendable {
     /// Listens on a free loopback port and serves connections on a Dispatch thread until ``stop()``.
     init(_ behavior: Behavior) throws {
         self.behavior = behavior
-        listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
-        try #require(listener >= 0)
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+        try #require(fd >= 0)
         var one: Int32 = 1
-        setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &one, 4)
-        port = try freeLoopbackPort()
-        var address = loopback(port: port)
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, 4)
+        // Port 0: the kernel picks a free port and it stays ours (no window for another socket to take it).
+        var address = loopback(port: 0)
         let bound = withUnsafePointer(to: &address) {
-            bind(listener, $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { $0 }, 16)
+            bind(fd, $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { $0 }, 16)
         }
-        try #require(bound == 0 && listen(listener, 8) == 0)
+        try #require(bound == 0 && listen(fd, 8) == 0)
+        listener = fd
+        port = localPort(of: fd)
         TestThread.detach { [self] in serve() }
     }
 

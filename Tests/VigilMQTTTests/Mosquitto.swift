@@ -18,15 +18,28 @@ final class Mosquitto: Sendable {
     private let process = Mutex<ChildProcess?>(nil)
 
     /// Writes the configuration and starts the broker; waits until it accepts connections.
+    ///
+    /// A port found free can be taken before the broker binds it (by another test's listener, or as the local port
+    /// of any outgoing connection), so a broker that finds its port in use is started again on a new one.
     init() async throws {
-        port = try freeLoopbackPort()
         var template = Array((NSTemporaryDirectory() + "vigil-mqtt-XXXXXX").utf8CString)
         let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) } != nil
         try #require(made, "mkdtemp failed")
         folder = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        let configuration = "listener \(port) 127.0.0.1\nallow_anonymous true\npersistence false\n"
-        try configuration.write(toFile: folder + "/mosquitto.conf", atomically: true, encoding: .utf8)
-        try await start()
+        var launched: (port: UInt16, broker: ChildProcess)?
+        for _ in 0..<5 where launched == nil {
+            let candidate = try freeLoopbackPort()
+            let configuration = "listener \(candidate) 127.0.0.1\nallow_anonymous true\npersistence false\n"
+            try configuration.write(toFile: folder + "/mosquitto.conf", atomically: true, encoding: .utf8)
+            let broker = try await Self.launch(folder: folder, port: candidate)
+            if broker.isRunning { launched = (candidate, broker) }
+            try #require(
+                broker.isRunning || broker.errors.contains("Address already in use"),
+                "mosquitto did not start: \(broker.errors)")
+        }
+        let (port, broker) = try #require(launched, "mosquitto found every port it was given in use")
+        self.port = port
+        process.withLock { $0 = broker }
     }
 
     deinit {
@@ -36,10 +49,18 @@ final class Mosquitto: Sendable {
 
     /// Starts the broker again on the same port.
     func start() async throws {
-        let broker = try ChildProcess(try #require(Self.broker), ["-c", folder + "/mosquitto.conf"])
+        let broker = try await Self.launch(folder: folder, port: port)
         process.withLock { $0 = broker }
-        let accepting = await waitUntil { canConnect(port: self.port) || !broker.isRunning }
-        try #require(accepting && broker.isRunning, "mosquitto did not start: \(broker.errors)")
+        try #require(broker.isRunning, "mosquitto did not start: \(broker.errors)")
+    }
+
+    /// Starts `mosquitto` with the configuration in `folder`; returns once it accepts connections on `port` or has
+    /// exited.
+    private static func launch(folder: String, port: UInt16) async throws -> ChildProcess {
+        let broker = try ChildProcess(try #require(Self.broker), ["-c", folder + "/mosquitto.conf"])
+        _ = await waitUntil { canConnect(port: port) || !broker.isRunning }
+        if !broker.isRunning { _ = await broker.waitForExit() }
+        return broker
     }
 
     /// Stops the broker (SIGTERM) and waits until it has exited.
@@ -66,6 +87,12 @@ func freeLoopbackPort() throws -> UInt16 {
         bind(fd, $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { $0 }, 16)
     }
     try #require(bound == 0)
+    return localPort(of: fd)
+}
+
+/// The loopback port socket `fd` is bound to.
+func localPort(of fd: Int32) -> UInt16 {
+    var address = sockaddr_in()
     var length = socklen_t(16)
     _ = withUnsafeMutablePointer(to: &address) {
         getsockname(fd, $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { $0 }, &length)
