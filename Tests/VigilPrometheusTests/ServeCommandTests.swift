@@ -179,7 +179,6 @@ struct ServeCommandTests {
         let watched = scratch.path + "/watched"
         scratch.write("watched/.keep", "")
         let (serve, vigilPort) = try startServe(["files", watched], in: scratch)
-        let prometheusPort = try freePort()
         scratch.write(
             "prometheus.yml",
             """
@@ -191,12 +190,7 @@ struct ServeCommandTests {
                   - targets: ["127.0.0.1:\(vigilPort)"]
 
             """)
-        let server = try ChildProcess(
-            prometheus,
-            [
-                "--config.file=\(scratch.path)/prometheus.yml", "--storage.tsdb.path=\(scratch.path)/data",
-                "--web.listen-address=127.0.0.1:\(prometheusPort)",
-            ], directory: scratch.path)
+        let (server, prometheusPort) = try startPrometheus(prometheus, in: scratch)
         defer { _ = server.stop() }
         func query(_ expression: String) -> Double? {
             let encoded = expression.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
@@ -218,3 +212,31 @@ struct ServeCommandTests {
         #expect(server.stop() != nil)
     }
 }
+
+/// Starts `prometheus` with `prometheus.yml` in `scratch` on a free port; returns once it answers HTTP.
+///
+/// A port found free can be taken before Prometheus binds it (the local port of any outgoing connection, say), so a
+/// server that finds its port in use is started again on a new one.
+private func startPrometheus(_ prometheus: String, in scratch: ScratchDirectory) throws -> (ChildProcess, UInt16) {
+    for _ in 0..<5 {
+        let port = try freePort()
+        let server = try ChildProcess(
+            prometheus,
+            [
+                "--config.file=\(scratch.path)/prometheus.yml", "--storage.tsdb.path=\(scratch.path)/data",
+                "--web.listen-address=127.0.0.1:\(port)",
+            ], directory: scratch.path)
+        let answered = eventually(timeout: 60) {
+            LoopbackClient.get(port: port, "/-/ready") != nil || !server.isRunning
+        }
+        if answered && server.isRunning { return (server, port) }
+        _ = server.stop()
+        try #require(
+            server.standardError.contains("address already in use"),
+            "prometheus did not start: \(server.standardError.suffix(2000))")
+    }
+    throw PrometheusStartError()
+}
+
+/// Prometheus found every port it was given in use.
+private struct PrometheusStartError: Error {}
