@@ -19,10 +19,9 @@ public struct Observable<Element: Sendable>: ObservableType {
     /// `onCompletion` at most once and last, and return a subscription that stops it when disposed. Building on a
     /// subject or on existing operators gives all of that for free.
     ///
-    /// Serially means never two calls at once, even from different threads: operators downstream keep their state
-    /// without a lock because callbacks never overlap. In debug builds an overlap that reaches such an operator
-    /// traps ("callbacks of one subscription overlapped") instead of corrupting its state.
-    /// ``Observable/create(_:)`` serializes for you.
+    /// Serially means never two calls at once, even from different threads: operators downstream count and
+    /// accumulate on that promise (`scan`, `prefix`, `removeDuplicates`), and overlapping calls would reach them in
+    /// no defined order. ``Observable/create(_:)`` serializes for you.
     public init(_ subscribe: @escaping SubscribeFunction) {
         subscribeFunction = subscribe
     }

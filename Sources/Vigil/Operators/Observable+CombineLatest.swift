@@ -9,7 +9,7 @@ extension Observable {
     ) -> Observable<Element> where Element == (First, Second) {
         Observable.lifting { target in
             // The relay serializes both sides; the pairing runs inside its delivery, so pairs come out in arrival
-            // order and the state needs no lock.
+            // order and the state's lock is never contended.
             let relay = PublishSubject<CombineEvent<First, Second>>()
             let latest = SerialBox(CombineState<First, Second>())
             let upstreams = UpstreamSet()

@@ -2,7 +2,7 @@ extension Observable {
     /// A multi-source operator: subscribes to every source, serializes their events through a relay, and runs a
     /// copy of `machine` per subscription on each event.
     ///
-    /// The machine runs inside the relay's delivery, so it needs no lock and outputs come out in arrival
+    /// The machine runs inside the relay's delivery, so its lock is never contended and outputs come out in arrival
     /// order. When a step carries a completion, the operator delivers it and disposes every upstream at once. With
     /// no sources it finishes at once. Sources are subscribed in order.
     static func combining<Machine: SourceCombiningMachine>(

@@ -9,7 +9,7 @@ extension Observable {
                 target.onCompletion(.finished)
                 return []
             }
-            // The relay serializes the sources; the merging runs inside its delivery, so its count needs no lock.
+            // The relay serializes the sources; the merging runs inside its delivery, so its lock is never contended.
             let relay = PublishSubject<SourceEvent<Element>>()
             let running = SerialBox(sources.count)
             let upstreams = UpstreamSet()

@@ -46,7 +46,7 @@ extension ObservableType {
                     on: .immediate,
                     onNext: { value in
                         // Callbacks never overlap, so reading and then clearing the flag in two steps is safe, and
-                        // the predicate runs outside the box.
+                        // the predicate runs outside the lock.
                         if isDropping.withValue({ $0 }) {
                             guard !predicate(value) else { return }
                             isDropping.withValue { $0 = false }

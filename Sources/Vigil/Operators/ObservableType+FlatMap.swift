@@ -77,7 +77,7 @@ extension PublishSubject {
 }
 
 /// One flatMap subscription: everything reaches it through the relay, whose delivery serializes the events, so the
-/// state needs no lock and an inner stream subscribed from inside it queues its first events behind.
+/// state's lock is never contended and an inner stream subscribed from inside it queues its first events behind.
 final class FlatMapMerger<Value: Sendable>: Sendable {
     let relay = PublishSubject<FlatMapEvent<Value>>()
     let upstreams = UpstreamSet()

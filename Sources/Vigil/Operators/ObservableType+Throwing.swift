@@ -51,7 +51,7 @@ extension ObservableType {
         Observable<Result>.lifting { target in
             let accumulator = SerialBox(initial)
             return throwingSubscription(target) { value, target in
-                // Callbacks never overlap: read, combine outside the box (`next` may throw), then store.
+                // Callbacks never overlap: read, combine outside the lock, then store.
                 let result = try next(accumulator.withValue { $0 }, value)
                 accumulator.withValue { $0 = result }
                 target.onNext(result)
