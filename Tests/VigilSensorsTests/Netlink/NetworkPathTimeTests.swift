@@ -18,7 +18,8 @@ struct NetworkPathTimeTests {
         let beforeStart = ContinuousClock.now
         try monitor.startMonitoring()
         defer { monitor.stopMonitoring() }
-        #expect(await eventually(within: 20) { monitor.readings.value.interface(named: "lo") != nil })
+        // The subject's value is set before its subscribers are called, so wait for the delivery itself.
+        #expect(await eventually(within: 20) { delivered(published, anInterfaceNamed: "lo") })
         let afterDump = ContinuousClock.now
         let first = monitor.readings.value
         #expect(beforeStart <= first.time.monotonic && first.time.monotonic <= afterDump)
@@ -32,10 +33,14 @@ struct NetworkPathTimeTests {
 
         let beforeChange = ContinuousClock.now
         try namespace.ip("link", "add", "tva", "type", "veth", "peer", "name", "tvb")
-        #expect(await eventually(within: 20) { monitor.readings.value.interface(named: "tva") != nil })
+        #expect(await eventually(within: 20) { delivered(published, anInterfaceNamed: "tva") })
         let afterChange = ContinuousClock.now
         let changed = try #require(published.withLock { $0 }.first { $0.interface(named: "tva") != nil })
         #expect(beforeChange <= changed.time.monotonic && changed.time.monotonic <= afterChange)
         #expect(first.time < changed.time)
+    }
+
+    private func delivered(_ published: borrowing Mutex<[NetworkPath]>, anInterfaceNamed name: String) -> Bool {
+        published.withLock { $0.contains { $0.interface(named: name) != nil } }
     }
 }
