@@ -219,14 +219,14 @@ extension InotifyKernelTests {
             #expect(InotifyKernelTests.inotifyDescriptorCount() <= before)
         }
 
-        @Test func startStopCyclesLeakNoDescriptorThreadOrObject() throws {
-            try SourceLifecycleLeakTests.checkStartStopCycles(name: "files") { directory in
+        @Test func startStopCyclesLeakNoDescriptorThreadOrObject() async throws {
+            try await SourceLifecycleLeakTests.checkStartStopCycles(name: "files") { directory in
                 FileSystemMonitor(path: directory, recursive: true)
             }
         }
 
-        @Test func startIsPromptAndAReleasedRunningMonitorFreesItsDescriptors() throws {
-            try SourceLifecycleLeakTests.checkReleaseWhileRunning(name: "files") { directory in
+        @Test func startIsPromptAndAReleasedRunningMonitorFreesItsDescriptors() async throws {
+            try await SourceLifecycleLeakTests.checkReleaseWhileRunning(name: "files") { directory in
                 FileSystemMonitor(path: directory, recursive: true)
             }
         }

@@ -41,12 +41,12 @@ import Vigil
         #expect(Self.cancelOnSetTimers().isDisjoint(with: added), "the monitor's timer \(added) is still armed")
     }
 
-    @Test func startStopCyclesLeakNoDescriptorThreadOrObject() throws {
-        try SourceLifecycleLeakTests.checkStartStopCycles(name: "clock") { _ in ClockChangeMonitor() }
+    @Test func startStopCyclesLeakNoDescriptorThreadOrObject() async throws {
+        try await SourceLifecycleLeakTests.checkStartStopCycles(name: "clock") { _ in ClockChangeMonitor() }
     }
 
-    @Test func startIsPromptAndAReleasedRunningMonitorFreesItsDescriptors() throws {
-        try SourceLifecycleLeakTests.checkReleaseWhileRunning(name: "clock") { _ in ClockChangeMonitor() }
+    @Test func startIsPromptAndAReleasedRunningMonitorFreesItsDescriptors() async throws {
+        try await SourceLifecycleLeakTests.checkReleaseWhileRunning(name: "clock") { _ in ClockChangeMonitor() }
     }
 
     /// The ECANCELED path cannot be driven here (see above); the event it publishes is made by `noticed()`.
