@@ -25,6 +25,9 @@ struct MQTTPublisherBrokerTests {
             Array("\($0)".utf8)
         }
         #expect(await waitUntil { publisher.statistics.isConnected })
+        // The values are not retained, so publish them only once mosquitto_sub has subscribed: it has when the
+        // retained birth message reaches it.
+        #expect(await waitUntil { subscriber.output.contains("store/status online\n") }, "\(subscriber.output)")
         for value in 1...50 { store.publish(value) }
         // 50 values and the birth message.
         #expect(await waitUntil { publisher.statistics.acknowledged == 51 }, "\(publisher.statistics)")
