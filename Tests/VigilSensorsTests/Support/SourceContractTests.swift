@@ -191,7 +191,7 @@ import Vigil
         #expect(monitor.latest?.status != .pending, "a refresh keeps the last path while it dumps")
     }
 
-    @Test func aReleasedOrientationMonitorStopsTheAccelerometerItRan() throws {
+    @Test func aReleasedOrientationMonitorStopsTheAccelerometerItRan() async throws {
         let tree = FakeIIOTree()
         tree.addCaptureAccelerometer()
         let accelerometer = AccelerometerMonitor(root: tree.root, updateInterval: .seconds(3600))
@@ -199,7 +199,9 @@ import Vigil
         try orientation?.startMonitoring()
         #expect(accelerometer.isMonitoring)
         #expect(orientation?.updateInterval == .seconds(3600))
+        // Awaited: a reading being delivered to the orientation monitor holds it until the callback returns.
         orientation = nil
-        #expect(!accelerometer.isMonitoring, "the released orientation monitor left its accelerometer running")
+        let stopped = await eventually { !accelerometer.isMonitoring }
+        #expect(stopped, "the released orientation monitor left its accelerometer running")
     }
 }
