@@ -45,3 +45,11 @@ package func finishes(within seconds: Double = 10, _ body: @escaping @Sendable (
     }
     return done.wait(timeout: .now() + seconds) == .success
 }
+
+/// Runs blocking `body` on a thread of its own and resumes when it returns, so an async test that blocks (on a
+/// semaphore, a polling wait) leaves the threads Swift concurrency runs on free for the timers and tasks under test.
+package func offThePool<Result: Sendable>(_ body: @escaping @Sendable () -> Result) async -> Result {
+    await withCheckedContinuation { continuation in
+        TestThread.detach { continuation.resume(returning: body()) }
+    }
+}

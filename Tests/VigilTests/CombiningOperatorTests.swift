@@ -136,7 +136,8 @@ import VigilTestSupport
         numbers.subject.complete()
         letters.subject.publish("a")
         #expect(recorder.completionsReceived.isEmpty)
-        #expect(numbers.isSubscribed && letters.isSubscribed)
+        // The finished source is released at once; the zip goes on with the value it holds.
+        #expect(!numbers.isSubscribed && letters.isSubscribed)
         letters.subject.publish("b")
         #expect(recorder.values == ["1a", "2b"])
         #expect(recorder.completionsReceived.map(\.isFinished) == [true])

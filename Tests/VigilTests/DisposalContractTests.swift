@@ -184,11 +184,18 @@ final class BlockedCallback: Sendable {
     /// Waits until the callback runs, then checks that `disposeAndWait()` on another thread does not return before
     /// the callback does, and returns once it did.
     func expectDisposeAndWaitWaits(for subscription: Subscription, sourceLocation: SourceLocation = #_sourceLocation) {
+        expectWaits(sourceLocation: sourceLocation) { subscription.disposeAndWait() }
+    }
+
+    /// The same for any waiting disposal (a bag's, say).
+    func expectWaits(
+        sourceLocation: SourceLocation = #_sourceLocation, _ disposeAndWait: @escaping @Sendable () -> Void
+    ) {
         started.wait()
         let disposeReturned = Atomic<Bool>(false)
         let sawCallbackReturned = Atomic<Bool>(false)
         TestThread.detach {
-            subscription.disposeAndWait()
+            disposeAndWait()
             sawCallbackReturned.store(self.returned.load(ordering: .acquiring), ordering: .relaxed)
             disposeReturned.store(true, ordering: .releasing)
         }

@@ -33,10 +33,12 @@ public final class Subscription: Disposable {
 
     /// Creates a subscription that runs `onDispose` once, when it is disposed or released.
     ///
-    /// For custom ``Observable``s: return one that stops whatever feeds the observer.
+    /// For custom ``Observable``s: return one that stops whatever feeds the observer. The closure is released once
+    /// it has run, so what it captures does not live as long as the subscription object.
     public convenience init(onDispose: @escaping @Sendable () -> Void) {
+        let action = DisposeAction(onDispose)
         self.init { control in
-            if case .cancel = control { onDispose() }
+            if case .cancel = control { action.run() }
         }
     }
 

@@ -12,6 +12,9 @@ public struct Observable<Element: Sendable>: ObservableType {
         ) -> Subscription
 
     private let subscribeFunction: SubscribeFunction
+    /// For an observable of a subject: the same stream holding the subject weakly, for operators that keep their
+    /// source for as long as a subscription lives (`retry`), so that they do not keep the subject alive.
+    let weaklyHeld: (@Sendable () -> Observable<Element>)?
 
     /// Creates an observable from the function that performs a subscription.
     ///
@@ -24,6 +27,26 @@ public struct Observable<Element: Sendable>: ObservableType {
     /// no defined order. ``Observable/create(_:)`` serializes for you.
     public init(_ subscribe: @escaping SubscribeFunction) {
         subscribeFunction = subscribe
+        weaklyHeld = nil
+    }
+
+    /// The observable of `subject`, which can also be had holding the subject weakly.
+    init<Subject: ReleasableSubject<Element>>(of subject: Subject) {
+        subscribeFunction = { delivery, onNext, onCompletion in
+            subject.subscribe(on: delivery, onNext: onNext, onCompletion: onCompletion)
+        }
+        weaklyHeld = { Observable.weaklyHolding(subject) }
+    }
+
+    /// Subscribes to `subject` while it exists; once it has been released, a subscriber receives `.finished`, as
+    /// the subject's own subscribers did when it went.
+    static func weaklyHolding<Subject: ReleasableSubject<Element>>(_ subject: Subject) -> Observable<Element> {
+        Observable { [weak subject] delivery, onNext, onCompletion in
+            guard let subject else {
+                return Observable.empty.subscribe(on: delivery, onNext: onNext, onCompletion: onCompletion)
+            }
+            return subject.subscribe(on: delivery, onNext: onNext, onCompletion: onCompletion)
+        }
     }
 
     public func subscribe(
@@ -34,3 +57,12 @@ public struct Observable<Element: Sendable>: ObservableType {
         subscribeFunction(delivery, onNext, onCompletion)
     }
 }
+
+/// A subject (or relay): an object whose release finishes its subscribers.
+protocol ReleasableSubject<Element>: ObservableType, AnyObject {}
+
+extension PublishSubject: ReleasableSubject {}
+extension BehaviorSubject: ReleasableSubject {}
+extension ReplaySubject: ReleasableSubject {}
+extension PublishRelay: ReleasableSubject {}
+extension BehaviorRelay: ReleasableSubject {}

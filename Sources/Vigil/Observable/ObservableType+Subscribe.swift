@@ -35,6 +35,7 @@ extension ObservableType {
     /// The read-only face of this stream, hiding `publish` and the rest of a subject's API.
     public func asObservable() -> Observable<Element> {
         if let observable = self as? Observable<Element> { return observable }
+        if let subject = self as? any ReleasableSubject<Element> { return Observable(of: subject) }
         return Observable { delivery, onNext, onCompletion in
             self.subscribe(on: delivery, onNext: onNext, onCompletion: onCompletion)
         }

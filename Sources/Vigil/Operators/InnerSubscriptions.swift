@@ -1,49 +1,97 @@
-/// The inner subscriptions of one `flatMap` subscription, by number: each is disposed when its stream ends, and all
-/// of them the moment the operator terminates.
+/// The subscriptions of an operator's sources or inner streams, by key: each is disposed the moment its stream
+/// ends, and all of them the moment the operator terminates.
 ///
-/// A subscription added after termination is disposed at once, like ``UpstreamSet``'s.
+/// A stream may end before its subscription is stored (it ended inside `subscribe`): its key is remembered, and the
+/// subscription is disposed as soon as it arrives. A subscription added after termination is disposed at once.
+/// Those live at termination are kept, disposed, so that ``disposeAndWait()`` can wait for a callback of theirs
+/// still running on another thread; a stream that ended is forgotten, so the set never holds more than the streams
+/// that were live at once.
 final class InnerSubscriptions: Disposable {
     private struct State {
-        var subscriptions: [Int: Subscription] = [:]
+        var live: [Int: Subscription] = [:]
+        /// Keys whose stream ended before its subscription was stored.
+        var endedEarly: Set<Int> = []
+        /// What termination disposed, kept for ``disposeAndWait()``.
+        var retired: [Subscription] = []
         var isTerminated = false
     }
 
     private let state = FutexMutex(State())
 
-    /// Keeps `subscription` under `key` until it is removed or the operator terminates.
+    /// Keeps `subscription` under `key` until its stream ends or the operator terminates.
     func add(_ subscription: Subscription, key: Int) {
-        let terminated = state.withLock { state -> Bool in
-            if !state.isTerminated { state.subscriptions[key] = subscription }
-            return state.isTerminated
+        let keep = state.withLock { state -> Bool in
+            if state.endedEarly.remove(key) != nil { return false }
+            if state.isTerminated {
+                state.retired.append(subscription)
+                return false
+            }
+            state.live[key] = subscription
+            return true
         }
-        if terminated { subscription.dispose() }
+        if !keep { subscription.dispose() }
     }
 
-    /// Disposes the subscription under `key`, if any, releasing what it holds.
+    /// The stream under `key` ended: disposes its subscription now, or as soon as it is added.
     func remove(_ key: Int) {
-        let removed = state.withLock { $0.subscriptions.removeValue(forKey: key) }
+        let removed = state.withLock { state -> Subscription? in
+            guard let removed = state.live.removeValue(forKey: key) else {
+                if !state.isTerminated { state.endedEarly.insert(key) }
+                return nil
+            }
+            return removed
+        }
         removed?.dispose()
     }
 
-    /// Terminates: disposes every inner subscription now, without waiting.
+    /// Terminates: disposes every live subscription now, without waiting.
     func dispose() {
-        for subscription in take() { subscription.dispose() }
+        for subscription in terminate() { subscription.dispose() }
     }
 
-    /// Disposes every inner subscription and waits for their running callbacks.
+    /// Disposes every live subscription, then waits for the callbacks of each (also of those disposed by an
+    /// earlier termination) running on other threads.
     func disposeAndWait() {
-        for subscription in take() { subscription.disposeAndWait() }
+        dispose()
+        for subscription in state.withLock({ $0.retired }) { subscription.disposeAndWait() }
     }
 
     var isDisposed: Bool {
         state.withLock { $0.isTerminated }
     }
 
-    private func take() -> [Subscription] {
+    private func terminate() -> [Subscription] {
         state.withLock { state in
+            guard !state.isTerminated else { return [] }
             state.isTerminated = true
-            defer { state.subscriptions = [:] }
-            return Array(state.subscriptions.values)
+            let live = Array(state.live.values)
+            state.retired.append(contentsOf: live)
+            state.live = [:]
+            state.endedEarly = []
+            return live
         }
+    }
+}
+
+extension InnerSubscriptions {
+    /// Subscribes to `source` immediately under `key`; when it ends, its subscription is disposed at once, on the
+    /// thread that ended it and before `onCompletion` runs, so a finished source is released even while another
+    /// thread is delivering the operator's output.
+    func subscribe<Source: ObservableType>(
+        _ source: Source,
+        key: Int,
+        onNext: @escaping @Sendable (Source.Element) -> Void,
+        onCompletion: @escaping @Sendable (Completion) -> Void
+    ) {
+        add(
+            source.subscribe(
+                on: .immediate,
+                onNext: onNext,
+                onCompletion: { completion in
+                    self.remove(key)
+                    onCompletion(completion)
+                }
+            ),
+            key: key)
     }
 }

@@ -13,6 +13,8 @@ extension Observable {
             let relay = PublishSubject<CombineEvent<First, Second>>()
             let latest = SerialBox(CombineState<First, Second>())
             let upstreams = UpstreamSet()
+            // Each side's subscription is released the moment that side ends.
+            let feeds = InnerSubscriptions()
             upstreams.add(
                 relay.subscribe { event in
                     switch latest.withValue({ $0.apply(event) }) {
@@ -23,21 +25,14 @@ extension Observable {
                     case .ended(let completion):
                         target.onCompletion(completion)
                         upstreams.dispose()
+                        feeds.dispose()
                     }
                 })
-            upstreams.add(
-                first.subscribe(
-                    on: .immediate,
-                    onNext: { relay.feed(.first($0)) },
-                    onCompletion: { relay.feed(.firstEnded($0)) }
-                ))
-            upstreams.add(
-                second.subscribe(
-                    on: .immediate,
-                    onNext: { relay.feed(.second($0)) },
-                    onCompletion: { relay.feed(.secondEnded($0)) }
-                ))
-            return [upstreams]
+            feeds.subscribe(
+                first, key: 0, onNext: { relay.feed(.first($0)) }, onCompletion: { relay.feed(.firstEnded($0)) })
+            feeds.subscribe(
+                second, key: 1, onNext: { relay.feed(.second($0)) }, onCompletion: { relay.feed(.secondEnded($0)) })
+            return [upstreams, feeds]
         }
     }
 

@@ -3,7 +3,8 @@ extension Observable {
     /// copy of `machine` per subscription on each event.
     ///
     /// The machine runs inside the relay's delivery, so its lock is never contended and outputs come out in arrival
-    /// order. When a step carries a completion, the operator delivers it and disposes every upstream at once. With
+    /// order. When a step carries a completion, the operator delivers it and disposes every upstream at once; a source that
+    /// ends has its subscription released at once, on the thread that ended it. With
     /// no sources it finishes at once. Sources are subscribed in order.
     static func combining<Machine: SourceCombiningMachine>(
         _ sources: [Observable<Machine.Value>], _ machine: Machine
@@ -16,6 +17,8 @@ extension Observable {
             let relay = PublishSubject<IndexedSourceEvent<Machine.Value>>()
             let state = SerialBox(machine)
             let upstreams = UpstreamSet()
+            // Each source's subscription is released the moment that source ends.
+            let feeds = InnerSubscriptions()
             upstreams.add(
                 relay.subscribe { event in
                     let step = state.withValue { $0.apply(event) }
@@ -23,21 +26,22 @@ extension Observable {
                     guard let completion = step.completion else { return }
                     target.onCompletion(completion)
                     upstreams.dispose()
+                    feeds.dispose()
                 })
             for (index, source) in sources.enumerated() {
-                upstreams.add(
-                    source.subscribe(
-                        on: .immediate,
-                        onNext: { relay.feed(.value(index, $0)) },
-                        onCompletion: { completion in
-                            switch completion {
-                            case .finished: relay.feed(.finished(index))
-                            case .failed(let error): relay.feed(.failed(error))
-                            }
+                feeds.subscribe(
+                    source,
+                    key: index,
+                    onNext: { relay.feed(.value(index, $0)) },
+                    onCompletion: { completion in
+                        switch completion {
+                        case .finished: relay.feed(.finished(index))
+                        case .failed(let error): relay.feed(.failed(error))
                         }
-                    ))
+                    }
+                )
             }
-            return [upstreams]
+            return [upstreams, feeds]
         }
     }
 }

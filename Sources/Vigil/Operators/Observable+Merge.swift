@@ -13,6 +13,8 @@ extension Observable {
             let relay = PublishSubject<SourceEvent<Element>>()
             let running = SerialBox(sources.count)
             let upstreams = UpstreamSet()
+            // Each source's subscription is released the moment that source ends.
+            let feeds = InnerSubscriptions()
             upstreams.add(
                 relay.subscribe { event in
                     switch event {
@@ -29,12 +31,13 @@ extension Observable {
                     case .failed(let error):
                         target.onCompletion(.failed(error))
                         upstreams.dispose()
+                        feeds.dispose()
                     }
                 })
-            for source in sources {
-                upstreams.add(relay.feed(from: source, as: { $0 }))
+            for (index, source) in sources.enumerated() {
+                relay.feed(from: source, into: feeds, key: index, as: { $0 })
             }
-            return [upstreams]
+            return [upstreams, feeds]
         }
     }
 
@@ -59,14 +62,17 @@ enum SourceEvent<Value: Sendable>: Sendable {
 }
 
 extension PublishSubject {
-    /// Subscribes to `source` immediately and publishes its values (wrapped by `wrap`) and its end into this relay.
+    /// Subscribes to `source` immediately, under `key` in `feeds`, and publishes its values (wrapped by `wrap`) and
+    /// its end into this relay; its subscription is released the moment it ends.
     ///
     /// The relay never completes itself: the operator decides, inside the relay's serialized delivery, when it ends.
     func feed<Value: Sendable, Source: ObservableType>(
-        from source: Source, as wrap: @escaping @Sendable (Source.Element) -> Value
-    ) -> Subscription where Element == SourceEvent<Value> {
-        source.subscribe(
-            on: .immediate,
+        from source: Source, into feeds: InnerSubscriptions, key: Int,
+        as wrap: @escaping @Sendable (Source.Element) -> Value
+    ) where Element == SourceEvent<Value> {
+        feeds.subscribe(
+            source,
+            key: key,
             onNext: { self.feed(.value(wrap($0))) },
             onCompletion: { completion in
                 switch completion {

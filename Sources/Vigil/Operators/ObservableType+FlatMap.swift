@@ -30,8 +30,8 @@ extension ObservableType {
     ) -> Observable<Inner.Element> {
         Observable<Inner.Element>.lifting { target in
             let merger = FlatMapMerger(target: target, limit: maxConcurrent, waiting: waiting)
-            merger.upstreams.add(merger.relay.feed(fromOuter: self, transform))
-            return [merger.upstreams, merger.inners]
+            merger.relay.feed(fromOuter: self, into: merger.outer, transform)
+            return [merger.upstreams, merger.outer, merger.inners]
         }
     }
 
@@ -63,13 +63,15 @@ enum FlatMapEvent<Value: Sendable>: Sendable {
 }
 
 extension PublishSubject {
-    /// Subscribes to `outer` immediately and publishes the inner stream `transform` makes of each of its values, and
-    /// its end, into this relay.
+    /// Subscribes to `outer` immediately, in `feeds`, and publishes the inner stream `transform` makes of each of
+    /// its values, and its end, into this relay; the outer subscription is released the moment it ends.
     func feed<Outer: ObservableType, Inner: ObservableType>(
-        fromOuter outer: Outer, _ transform: @escaping @Sendable (Outer.Element) -> Inner
-    ) -> Subscription where Element == FlatMapEvent<Inner.Element> {
-        outer.subscribe(
-            on: .immediate,
+        fromOuter outer: Outer, into feeds: InnerSubscriptions,
+        _ transform: @escaping @Sendable (Outer.Element) -> Inner
+    ) where Element == FlatMapEvent<Inner.Element> {
+        feeds.subscribe(
+            outer,
+            key: 0,
             onNext: { self.feed(.outer(transform($0).asObservable())) },
             onCompletion: { self.feed(.outerEnded($0)) }
         )
@@ -80,7 +82,9 @@ extension PublishSubject {
 /// state's lock is never contended and an inner stream subscribed from inside it queues its first events behind.
 final class FlatMapMerger<Value: Sendable>: Sendable {
     let relay = PublishSubject<FlatMapEvent<Value>>()
+    /// The relay's subscription.
     let upstreams = UpstreamSet()
+    let outer = InnerSubscriptions()
     let inners = InnerSubscriptions()
     private let target: DeliveryTarget<Value>
     private let state: SerialBox<FlatMapState<Value>>
@@ -100,8 +104,7 @@ final class FlatMapMerger<Value: Sendable>: Sendable {
             if let key = state.withValue({ $0.admit(inner) }) { start(inner, key: key) }
         case .outerEnded(.finished):
             if state.withValue({ $0.finishOuter() }) { terminate(.finished) }
-        case .innerEnded(let key, .finished):
-            inners.remove(key)
+        case .innerEnded(_, .finished):
             let (next, isComplete) = state.withValue { $0.finishInner() }
             if let next { start(next.0, key: next.1) }
             if isComplete { terminate(.finished) }
@@ -111,18 +114,18 @@ final class FlatMapMerger<Value: Sendable>: Sendable {
     }
 
     private func start(_ inner: Observable<Value>, key: Int) {
-        inners.add(
-            inner.subscribe(
-                on: .immediate,
-                onNext: { self.relay.feed(.inner(key, $0)) },
-                onCompletion: { self.relay.feed(.innerEnded(key, $0)) }
-            ),
-            key: key)
+        inners.subscribe(
+            inner,
+            key: key,
+            onNext: { self.relay.feed(.inner(key, $0)) },
+            onCompletion: { self.relay.feed(.innerEnded(key, $0)) }
+        )
     }
 
     private func terminate(_ completion: Completion) {
         target.onCompletion(completion)
         upstreams.dispose()
+        outer.dispose()
         inners.dispose()
     }
 }

@@ -17,8 +17,8 @@ extension ObservableType {
     ) -> Observable<Inner.Element> {
         Observable<Inner.Element>.lifting { target in
             let switcher = LatestSwitcher(target: target)
-            switcher.upstreams.add(switcher.relay.feed(fromOuter: self, transform))
-            return [switcher.upstreams, switcher.current]
+            switcher.relay.feed(fromOuter: self, into: switcher.outer, transform)
+            return [switcher.upstreams, switcher.outer, switcher.current]
         }
     }
 }
@@ -27,7 +27,9 @@ extension ObservableType {
 /// generation of its stream so that a replaced stream's late events are recognised and dropped.
 final class LatestSwitcher<Value: Sendable>: Sendable {
     let relay = PublishSubject<FlatMapEvent<Value>>()
+    /// The relay's subscription.
     let upstreams = UpstreamSet()
+    let outer = InnerSubscriptions()
     let current = SerialSubscription()
     private let target: DeliveryTarget<Value>
     private let state = SerialBox(LatestState())
@@ -47,7 +49,11 @@ final class LatestSwitcher<Value: Sendable>: Sendable {
                 inner.subscribe(
                     on: .immediate,
                     onNext: { self.relay.feed(.inner(generation, $0)) },
-                    onCompletion: { self.relay.feed(.innerEnded(generation, $0)) }
+                    onCompletion: { completion in
+                        // Released at once, on the thread that ended it, not when the relay gets to the end.
+                        self.current.end(generation)
+                        self.relay.feed(.innerEnded(generation, completion))
+                    }
                 ),
                 generation: generation)
         case .inner(let generation, let value):
@@ -66,6 +72,7 @@ final class LatestSwitcher<Value: Sendable>: Sendable {
     private func terminate(_ completion: Completion) {
         target.onCompletion(completion)
         upstreams.dispose()
+        outer.dispose()
         current.dispose()
     }
 }

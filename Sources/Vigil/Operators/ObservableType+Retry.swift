@@ -7,6 +7,11 @@ extension ObservableType {
     /// `subscribe` (``Observable/fail(_:)``) is retried in a loop, not by recursion, so a large count cannot
     /// overflow the stack. Disposing the subscription disposes the current attempt.
     ///
+    /// A subject retried directly (`subject.retry(n)`, or `subject.asObservable().retry(n)`) is held weakly: when
+    /// it is released, its `.finished` reaches the subscriber as it would without `retry`. A chain of operators
+    /// is held as it is, for as long as the subscription lives, since every retry subscribes to it again; so a
+    /// subject behind `subject.map(f).retry(n)` stays alive until that subscription ends.
+    ///
     /// Combine: `retry(_:)`, with the same count. RxSwift's `retry(_:)` counts the first attempt too: its
     /// `retry(n)` is this `retry(n - 1)`.
     ///
@@ -14,7 +19,8 @@ extension ObservableType {
     /// - Returns: The values of every attempt, then the completion of the last one.
     public func retry(_ retries: Int) -> Observable<Element> {
         Observable.lifting { target in
-            let attempts = RetryAttempts(source: asObservable(), target: target, retries: retries)
+            let source = asObservable()
+            let attempts = RetryAttempts(source: source.weaklyHeld?() ?? source, target: target, retries: retries)
             attempts.subscribe()
             return [attempts.current]
         }

@@ -40,11 +40,53 @@ protocol SharingSubject<Element>: ObservableType {
 extension PublishSubject: SharingSubject {}
 extension ReplaySubject: SharingSubject {}
 
-/// The state behind `share`: the current connection (one subscription of the source feeding one subject) and how
-/// many subscribers it has.
+/// What `share` is made of: the source, and the connections to it.
+///
+/// The source is held here, by the observable `share` returned, and by nothing a subscription holds: holding the
+/// shared observable keeps a subject behind it alive, as holding any observable does, while its subscriptions keep
+/// only the connection. So a released subject finishes the subscribers of a shared stream, and a disposed
+/// subscription keeps nothing of the source.
 final class SharedSource<Subject: SharingSubject>: Sendable {
     typealias Element = Subject.Element
 
+    private let source: Observable<Element>
+    private let connections: ShareConnections<Subject>
+
+    init(source: Observable<Element>, makeSubject: @escaping @Sendable () -> Subject) {
+        self.source = source
+        connections = ShareConnections(makeSubject: makeSubject)
+    }
+
+    var observable: Observable<Element> {
+        Observable.lifting { target in self.join(target) }
+    }
+
+    /// Joins the current connection, or opens one; the subscriber is attached to the subject before the source is
+    /// subscribed, so it receives what the source delivers during `subscribe`.
+    private func join(_ target: DeliveryTarget<Element>) -> [any Disposable] {
+        let connections = connections
+        let (id, subject, opens) = connections.join()
+        let downstream = subject.subscribe(
+            on: .immediate, onNext: target.onNext, onCompletion: target.onCompletion)
+        let leave = Subscription(onDispose: { connections.leave(id) })
+        if opens {
+            let upstream = source.subscribe(
+                on: .immediate,
+                onNext: { subject.feed($0) },
+                onCompletion: { completion in
+                    subject.terminate(with: completion)
+                    connections.end(id)
+                }
+            )
+            connections.keep(upstream, for: id)
+        }
+        return [downstream, leave]
+    }
+}
+
+/// The current connection of a shared stream (one subscription of the source feeding one subject) and how many
+/// subscribers it has.
+final class ShareConnections<Subject: SharingSubject>: Sendable {
     private struct Connection {
         let id: Int
         let subject: Subject
@@ -57,23 +99,16 @@ final class SharedSource<Subject: SharingSubject>: Sendable {
         var nextID = 0
     }
 
-    private let source: Observable<Element>
     private let makeSubject: @Sendable () -> Subject
     private let state = FutexMutex(State())
 
-    init(source: Observable<Element>, makeSubject: @escaping @Sendable () -> Subject) {
-        self.source = source
+    init(makeSubject: @escaping @Sendable () -> Subject) {
         self.makeSubject = makeSubject
     }
 
-    var observable: Observable<Element> {
-        Observable.lifting { target in self.join(target) }
-    }
-
-    /// Joins the current connection, or opens one; the subscriber is attached to the subject before the source is
-    /// subscribed, so it receives what the source delivers during `subscribe`.
-    private func join(_ target: DeliveryTarget<Element>) -> [any Disposable] {
-        let (id, subject, opens) = state.withLock { state -> (Int, Subject, Bool) in
+    /// Counts one more subscriber of the current connection, or opens one (then `opens` is true).
+    func join() -> (id: Int, subject: Subject, opens: Bool) {
+        state.withLock { state -> (Int, Subject, Bool) in
             if var connection = state.connection {
                 connection.subscribers += 1
                 state.connection = connection
@@ -84,22 +119,10 @@ final class SharedSource<Subject: SharingSubject>: Sendable {
             state.connection = connection
             return (connection.id, connection.subject, true)
         }
-        let downstream = subject.subscribe(
-            on: .immediate, onNext: target.onNext, onCompletion: target.onCompletion)
-        let leave = Subscription(onDispose: { self.leave(id) })
-        if opens { connect(id, subject) }
-        return [downstream, leave]
     }
 
-    private func connect(_ id: Int, _ subject: Subject) {
-        let upstream = source.subscribe(
-            on: .immediate,
-            onNext: { subject.feed($0) },
-            onCompletion: { completion in
-                subject.terminate(with: completion)
-                self.end(id)
-            }
-        )
+    /// Keeps the source's subscription for connection `id`; disposes it if that connection already ended.
+    func keep(_ upstream: Subscription, for id: Int) {
         let kept = state.withLock { state -> Bool in
             guard state.connection?.id == id else { return false }
             state.connection?.upstream = upstream
@@ -109,7 +132,7 @@ final class SharedSource<Subject: SharingSubject>: Sendable {
     }
 
     /// One subscriber left; the last one's leaving disposes the source's subscription.
-    private func leave(_ id: Int) {
+    func leave(_ id: Int) {
         let upstream = state.withLock { state -> Subscription? in
             guard var connection = state.connection, connection.id == id else { return nil }
             connection.subscribers -= 1
@@ -124,7 +147,7 @@ final class SharedSource<Subject: SharingSubject>: Sendable {
     }
 
     /// The source ended: the next subscriber opens a new connection.
-    private func end(_ id: Int) {
+    func end(_ id: Int) {
         let upstream = state.withLock { state -> Subscription? in
             guard let connection = state.connection, connection.id == id else { return nil }
             state.connection = nil

@@ -28,17 +28,19 @@ extension Observable {
 /// machine sees one event at a time, in one order, and its output reaches the subscriber from inside that loop, so
 /// callbacks never overlap and no lock is held while they run. The timer is a task sleeping on the clock until the
 /// deadline the machine asked for; it is cancelled when the machine re-arms or cancels it, when the operator ends,
-/// and on dispose.
+/// and on dispose. Ending or disposing also drops the subscriber's callbacks, so a subscription object kept after
+/// that keeps nothing they capture.
 final class ClockedRun<Machine: ClockedStateMachine, TimeSource: Clock>: Disposable
 where TimeSource.Instant == Machine.Instant {
     private struct State: Sendable {
         var machine: Machine
+        /// The subscriber's callbacks; nil once the run ended or was disposed.
+        var target: DeliveryTarget<Machine.Output>?
         /// Advanced whenever the timer is re-armed or cancelled, so a firing already on its way is dropped.
         var generation = 0
         var isDone = false
     }
 
-    private let target: DeliveryTarget<Machine.Output>
     private let clock: TimeSource
     private let tolerance: Duration?
     private let queue: DispatchQueue?
@@ -61,12 +63,11 @@ where TimeSource.Instant == Machine.Instant {
         tolerance: Duration?,
         queue: DispatchQueue?
     ) {
-        self.target = target
         self.clock = clock
         self.tolerance = tolerance
         self.queue = queue
         tracking = clock as? any TimerTrackingClock
-        state = SerialBox(State(machine: machine))
+        state = SerialBox(State(machine: machine, target: target))
     }
 
     /// Starts the machine, then subscribes to `source`.
@@ -79,15 +80,20 @@ where TimeSource.Instant == Machine.Instant {
             source.subscribe(
                 on: queue.map { Delivery.queue($0) } ?? .immediate,
                 onNext: { relay.feed(.value($0)) },
-                onCompletion: { relay.feed(.completion($0)) }
+                onCompletion: { [upstream = self.upstream] completion in
+                    // The source ended: release its subscription now, not when the machine has seen the end.
+                    upstream.dispose()
+                    relay.feed(.completion(completion))
+                }
             ))
     }
 
     /// Runs inside the relay's delivery: one event at a time.
     private func handle(_ event: ClockedEvent<Machine.Input>) {
         let now = clock.now
-        let decided = state.withValue { state -> (ClockedStep<Machine.Output, Machine.Instant>, Int)? in
-            guard !state.isDone else { return nil }
+        typealias Decision = (ClockedStep<Machine.Output, Machine.Instant>, Int, DeliveryTarget<Machine.Output>)
+        let decided = state.withValue { state -> Decision? in
+            guard !state.isDone, let target = state.target else { return nil }
             if case .timer(let generation) = event, generation != state.generation { return nil }
             let step = state.machine.receive(event, now: now)
             switch step.timer {
@@ -95,9 +101,9 @@ where TimeSource.Instant == Machine.Instant {
             case .arm, .cancel: state.generation += 1
             }
             if step.completion != nil || step.fallback != nil { state.isDone = true }
-            return (step, state.generation)
+            return (step, state.generation, target)
         }
-        guard let (step, generation) = decided else { return }
+        guard let (step, generation, target) = decided else { return }
         switch step.timer {
         case .unchanged: break
         case .arm(let deadline): timer.arm(sleeper(until: deadline, generation: generation))
@@ -147,25 +153,31 @@ where TimeSource.Instant == Machine.Instant {
     private func switchTo(_ other: Observable<Machine.Output>) {
         timer.close()
         upstream.dispose()
-        let target = target
         fallback.add(
             other.subscribe(
                 on: .immediate,
                 onNext: { [self] value in
-                    if !isDisposed { target.onNext(value) }
+                    if let target = liveTarget { target.onNext(value) }
                 },
                 onCompletion: { [self] in finish($0) }
             ))
     }
 
+    /// The subscriber's callbacks, unless the run was disposed.
+    private var liveTarget: DeliveryTarget<Machine.Output>? {
+        guard !isDisposed else { return nil }
+        return state.withValue { $0.target }
+    }
+
     private func finish(_ completion: Completion) {
-        guard !isDisposed else { return }
+        guard let target = liveTarget else { return }
         target.onCompletion(completion)
         dispose()
     }
 
     func dispose() {
         closed.store(true, ordering: .releasing)
+        releaseTarget()
         delivery.dispose()
         timer.close()
         upstream.dispose()
@@ -174,6 +186,7 @@ where TimeSource.Instant == Machine.Instant {
 
     func disposeAndWait() {
         closed.store(true, ordering: .releasing)
+        releaseTarget()
         delivery.disposeAndWait()
         timer.close()
         upstream.disposeAndWait()
@@ -182,5 +195,14 @@ where TimeSource.Instant == Machine.Instant {
 
     var isDisposed: Bool {
         closed.load(ordering: .acquiring)
+    }
+
+    /// Drops the subscriber's callbacks, released after the lock: releasing them may run deinit code.
+    private func releaseTarget() {
+        let released = state.withValue { state in
+            defer { state.target = nil }
+            return state.target
+        }
+        withExtendedLifetime(released) {}
     }
 }
