@@ -1,3 +1,6 @@
+import Dispatch
+import Glibc
+import Synchronization
 import Testing
 import Vigil
 import VigilTesting
@@ -33,4 +36,67 @@ import VigilTesting
         #expect(clock.sleeperCount == 0, "the end cancels the timer")
         subscription.dispose()
     }
+}
+
+/// The `DispatchQueue` forms on the real clock, with every thread of Swift's concurrency pool held by blocking code
+/// (as other tests, or any blocking code in a program, can hold it): their timers must fire on their queue all the
+/// same. They ran in a task and waited for a free pool thread: OpenCombine's `testThrottleGap` got only its first
+/// value (issue 21).
+@Suite(.timeLimit(.minutes(2))) struct QueueTimerTests {
+    @Test func throttleOnAQueueClosesItsWindowsWhileThePoolIsBusy() {
+        // testThrottleGap's shape: a 400 ms window; 0 at 0 ms, 1 at 300 ms, 2 at 1,000 ms.
+        let subject = PublishSubject<Int>()
+        let values = Recorder<Int>()
+        let subscription = subject.throttle(.milliseconds(400), on: DispatchQueue(label: "throttle"), latest: false)
+            .subscribe { values.record($0) }
+        let start = ContinuousClock.now
+        let busy = PoolHog()
+        subject.publish(0)
+        pause(until: start + .milliseconds(300))
+        subject.publish(1)
+        pause(until: start + .milliseconds(1000))
+        subject.publish(2)
+        // Bounded; it ends as soon as the three arrive (about at once on the code that fires on the queue).
+        _ = eventually(timeout: 10) { values.count == 3 }
+        busy.release()
+        #expect(values.values == [0, 1, 2], "the held 1 at the window's end, then 2 opens a new window")
+        subscription.dispose()
+    }
+
+    @Test func debounceOnAQueueFiresWhileThePoolIsBusy() {
+        let subject = PublishSubject<Int>()
+        let values = Recorder<Int>()
+        let subscription = subject.debounce(.milliseconds(50), on: DispatchQueue(label: "debounce"))
+            .subscribe { values.record($0) }
+        let busy = PoolHog()
+        for value in 1...3 { subject.publish(value) }
+        _ = eventually(timeout: 10) { values.count == 1 }
+        busy.release()
+        #expect(values.values == [3])
+        subscription.dispose()
+    }
+}
+
+/// Occupies every thread of Swift's concurrency pool with a blocking loop until released.
+final class PoolHog: Sendable {
+    private let released = Atomic<Bool>(false)
+
+    init() {
+        // More loops than the pool has threads (one per processor); the ones left over wait their turn.
+        let processors = max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+        for _ in 0..<(4 * processors) {
+            Task.detached(priority: .high) { [self] in
+                while !released.load(ordering: .acquiring) { usleepMilliseconds(1) }
+            }
+        }
+    }
+
+    func release() {
+        released.store(true, ordering: .releasing)
+    }
+}
+
+/// Sleeps the calling thread until `instant` on the continuous clock.
+private func pause(until instant: ContinuousClock.Instant) {
+    while ContinuousClock.now < instant { usleepMilliseconds(1) }
 }
