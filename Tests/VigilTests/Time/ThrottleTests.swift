@@ -24,16 +24,84 @@ import VigilTesting
         #expect(clock.sleeperCount == 0)
     }
 
-    @Test func finishingDeliversTheHeldValueFirst() async {
+    /// Leading value, values within a window, the held one at the window's end, the next window, an idle gap, and a
+    /// new leading value.
+    @Test(arguments: [true, false])
+    func marble(latest: Bool) async {
         let (clock, subject, recorder, subscription) = recording { subject, clock in
-            subject.throttle(for: ms(100), clock: clock)
+            subject.throttle(for: ms(100), clock: clock, latest: latest)
+        }
+        subject.publish(1)  // 0: leading, opens [0, 100)
+        await clock.advance(to: .init(offset: ms(10)))
+        subject.publish(2)
+        await clock.advance(to: .init(offset: ms(60)))
+        subject.publish(3)
+        await clock.advance(to: .init(offset: ms(99)))
+        #expect(recorder.events == [.value(1, at: .zero)], "held until the window closes")
+        await clock.advance(to: .init(offset: ms(150)))  // 100: 3 or 2, opens [100, 200)
+        subject.publish(4)
+        await clock.advance(to: .init(offset: ms(350)))  // 200: 4, opens [200, 300), which closes empty
+        subject.publish(5)  // 350: idle, so leading again, opens [350, 450)
+        subject.publish(6)
+        await clock.advance(to: .init(offset: ms(500)))  // 450: 6
+        #expect(
+            recorder.events == [
+                .value(1, at: .zero), .value(latest ? 3 : 2, at: ms(100)), .value(4, at: ms(200)),
+                .value(5, at: ms(350)), .value(6, at: ms(450)),
+            ])
+        await clock.advance(to: .init(offset: ms(600)))
+        #expect(clock.sleeperCount == 0, "the window after 6 closed empty")
+        subject.publish(7)
+        #expect(recorder.events.last == .value(7, at: ms(600)))
+        subscription.dispose()
+    }
+
+    @Test(arguments: [true, false])
+    func finishingWithAHeldValueDeliversItWhenTheWindowClosesThenFinishes(latest: Bool) async {
+        let (clock, subject, recorder, subscription) = recording { subject, clock in
+            subject.throttle(for: ms(100), clock: clock, latest: latest)
         }
         subject.publish(1)
+        await clock.advance(by: ms(10))
         subject.publish(2)
+        subject.publish(3)
         await clock.advance(by: ms(10))
         subject.complete()
-        #expect(recorder.events == [.value(1, at: .zero), .value(2, at: ms(10)), .finished(at: ms(10))])
+        await clock.advance(to: .init(offset: ms(99)))
+        #expect(recorder.events == [.value(1, at: .zero)], "the held value keeps its window")
+        await clock.advance(to: .init(offset: ms(300)))
+        #expect(recorder.events == [.value(1, at: .zero), .value(latest ? 3 : 2, at: ms(100)), .finished(at: ms(100))])
+        #expect(clock.sleeperCount == 0, "no window after the end")
+        subscription.dispose()
+    }
+
+    @Test(arguments: [true, false])
+    func finishingWithNothingHeldFinishesAtOnce(latest: Bool) async {
+        let (clock, subject, recorder, subscription) = recording { subject, clock in
+            subject.throttle(for: ms(100), clock: clock, latest: latest)
+        }
+        subject.publish(1)
+        await clock.advance(by: ms(10))
+        subject.complete()
+        #expect(recorder.events == [.value(1, at: .zero), .finished(at: ms(10))])
         #expect(clock.sleeperCount == 0, "the end cancels the timer")
+        subscription.dispose()
+    }
+
+    @Test(arguments: [true, false])
+    func failingWithAHeldValueDropsItAndFailsAtOnce(latest: Bool) async {
+        let (clock, subject, recorder, subscription) = recording { subject, clock in
+            subject.throttle(for: ms(100), clock: clock, latest: latest)
+        }
+        subject.publish(1)
+        await clock.advance(by: ms(10))
+        subject.publish(2)
+        await clock.advance(by: ms(10))
+        subject.fail(TestError(code: 5))
+        #expect(recorder.events == [.value(1, at: .zero), .failed("TestError(code: 5)", at: ms(20))])
+        #expect(clock.sleeperCount == 0, "the end cancels the timer")
+        #expect(await clock.advance(by: ms(200)) == 0)
+        #expect(recorder.count == 2)
         subscription.dispose()
     }
 }
