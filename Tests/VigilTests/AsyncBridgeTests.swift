@@ -152,6 +152,72 @@ final class SendableSender: Sendable {
     }
 }
 
+/// Holds a `Sendable` object weakly, to see whether it is still alive.
+final class WeakSender: Sendable {
+    weak let object: SendableSender?
+
+    init(_ object: SendableSender) {
+        self.object = object
+    }
+}
+
+/// The sender filter decides when a notification is posted, while its poster holds the sender (issue 21), and its
+/// registrations last as long as the subscriptions.
+@Suite(.timeLimit(.minutes(10))) struct NotificationHubFilterTimeTests {
+    @Test func aPostQueuedInsideACallbackReachesItsSendersObserverAfterTheSenderIsReleased() {
+        struct Ping: Sendable { let number: Int }
+        let hub = NotificationHub()
+        let holder = TestLock<SendableSender?>(SendableSender())
+        let watch = WeakSender(holder.withLock { $0! })
+        let received = Recorder<Int>()
+        let releasedBeforeDelivery = Recorder<Bool>()
+        let filtered = hub.observe(Ping.self, from: holder.withLock { $0! }) { received.record($0.number) }
+        let poster = hub.observe(Ping.self) { ping in
+            guard ping.number == 0 else { return }
+            // Inside a delivery on the channel: this post is queued behind it. The sender goes right after.
+            do {
+                let sender = holder.withLock { holder in
+                    defer { holder = nil }
+                    return holder
+                }
+                hub.post(Ping(number: 1), from: sender)
+            }
+            releasedBeforeDelivery.record(watch.object == nil)
+        }
+        hub.post(Ping(number: 0))
+        #expect(releasedBeforeDelivery.values == [true], "the sender was gone before its post was delivered")
+        #expect(received.values == [1])
+        filtered.dispose()
+        poster.dispose()
+    }
+
+    @Test func filterRegistrationsEndWithTheirSubscriptions() async {
+        struct Ping: Sendable {}
+        let hub = NotificationHub()
+        let sender = SendableSender()
+        #expect(hub.senderFilterCount(for: Ping.self) == 0)
+        let unfiltered = hub.observe(Ping.self) { _ in }
+        let subscriptions = (0..<100).map { _ in hub.observe(Ping.self, from: sender) { _ in } }
+        #expect(hub.senderFilterCount(for: Ping.self) == 100, "one per subscription with a sender, none without")
+        for subscription in subscriptions { subscription.dispose() }
+        #expect(hub.senderFilterCount(for: Ping.self) == 0, "disposed")
+        for _ in 0..<100 {
+            let released = SendableSender()
+            _ = hub.observe(Ping.self, from: released) { _ in }  // released at once, so disposed
+            hub.post(Ping(), from: released)
+        }
+        #expect(hub.senderFilterCount(for: Ping.self) == 0, "released")
+        do {
+            var iterator = hub.notifications(Ping.self, from: sender).makeAsyncIterator()
+            hub.post(Ping(), from: sender)
+            #expect(await iterator.next() != nil)
+            #expect(hub.senderFilterCount(for: Ping.self) == 1)
+        }
+        #expect(eventually { hub.senderFilterCount(for: Ping.self) == 0 }, "the dropped iterator's")
+        unfiltered.dispose()
+    }
+}
+
 @Suite(.timeLimit(.minutes(10))) struct NotificationSequenceTests {
     @Test func notificationsArriveInPostOrderFromTheMomentTheIteratorIsMade() async {
         struct Reading: Sendable { let number: Int }

@@ -5,7 +5,8 @@ import Dispatch
 // forms exist for `debounce` and `throttle` only.
 
 extension ObservableType {
-    /// Combine's spelling of ``debounce(_:on:)``.
+    /// Combine's spelling of ``debounce(_:on:)``, which differs from Combine's when the upstream finishes with a
+    /// value waiting (Vigil delivers it first, Combine drops it).
     @available(*, unavailable, renamed: "debounce(_:on:)")
     public func debounce(for interval: Duration, scheduler: DispatchQueue) -> Observable<Element> {
         fatalError("unavailable")
@@ -17,14 +18,22 @@ extension ObservableType {
         fatalError("unavailable")
     }
 
-    /// Combine's spelling of ``throttle(_:on:latest:)``.
+    /// Combine's spelling of ``throttle(_:on:latest:)``, which differs from Combine's only on a failure with a value
+    /// held (Vigil fails at once and drops it).
     @available(*, unavailable, renamed: "throttle(_:on:latest:)")
     public func throttle(for interval: Duration, scheduler: DispatchQueue, latest: Bool) -> Observable<Element> {
         fatalError("unavailable")
     }
 
-    /// RxSwift's spelling of ``throttle(_:on:latest:)``.
-    @available(*, unavailable, message: "use throttle(_:on:latest:), or throttle(for:clock:latest:) with a Clock")
+    /// RxSwift's spelling of ``throttle(_:on:latest:)``, which differs from RxSwift's with `latest: false`: it
+    /// delivers each window's first held value when the window closes, where RxSwift drops it.
+    @available(
+        *, unavailable,
+        message: """
+            use throttle(_:on:latest:), or throttle(for:clock:latest:) with a Clock; with latest: false, Vigil \
+            delivers a window's first held value when the window closes, where RxSwift drops it
+            """
+    )
     public func throttle(_ interval: Duration, latest: Bool, scheduler: DispatchQueue) -> Observable<Element> {
         fatalError("unavailable")
     }

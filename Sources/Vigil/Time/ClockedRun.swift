@@ -28,8 +28,9 @@ extension Observable {
 /// machine sees one event at a time, in one order, and its output reaches the subscriber from inside that loop, so
 /// callbacks never overlap and no lock is held while they run. The timer is a task sleeping on the clock until the
 /// deadline the machine asked for; it is cancelled when the machine re-arms or cancels it, when the operator ends,
-/// and on dispose. Ending or disposing also drops the subscriber's callbacks, so a subscription object kept after
-/// that keeps nothing they capture.
+/// and on dispose. With a queue, the timer is a block the queue runs at the deadline, dropped by its generation.
+/// Ending or disposing also drops the subscriber's callbacks, so a subscription object kept after that keeps
+/// nothing they capture.
 final class ClockedRun<Machine: ClockedStateMachine, TimeSource: Clock>: Disposable
 where TimeSource.Instant == Machine.Instant {
     private struct State: Sendable {
@@ -106,7 +107,17 @@ where TimeSource.Instant == Machine.Instant {
         guard let (step, generation, target) = decided else { return }
         switch step.timer {
         case .unchanged: break
-        case .arm(let deadline): timer.arm(sleeper(until: deadline, generation: generation))
+        case .arm(let deadline):
+            if let queue {
+                // On the queue itself, not in a task: a task needs a thread of Swift's concurrency pool, which
+                // blocking code anywhere in the process can hold, and the timer would not fire until one came free.
+                // Nothing cancels it: a firing no longer wanted is dropped by its generation.
+                queue.asyncAfter(deadline: .now() + DispatchTimeInterval(now.duration(to: deadline))) { [weak relay] in
+                    relay?.publish(.timer(generation: generation))
+                }
+            } else {
+                timer.arm(sleeper(until: deadline, generation: generation))
+            }
         case .cancel: timer.cancel()
         }
         for value in step.values {
@@ -122,7 +133,6 @@ where TimeSource.Instant == Machine.Instant {
         let clock = clock
         let tolerance = tolerance
         let relay = relay
-        let queue = queue
         let tracking = tracking
         tracking?.timerArmed()
         return Task {
@@ -137,15 +147,8 @@ where TimeSource.Instant == Machine.Instant {
             } catch {
                 return
             }
-            guard let queue else {
-                relay.publish(.timer(generation: generation))
-                tracking?.timerSettled()
-                return
-            }
-            queue.async {
-                relay.publish(.timer(generation: generation))
-                tracking?.timerSettled()
-            }
+            relay.publish(.timer(generation: generation))
+            tracking?.timerSettled()
         }
     }
 

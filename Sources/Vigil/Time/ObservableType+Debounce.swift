@@ -3,13 +3,15 @@ import Dispatch
 extension ObservableType {
     /// Delivers a value only once `interval` has passed on `clock` without a newer one.
     ///
-    /// When the upstream finishes, a value still waiting is delivered at once, then `.finished`; a failure is
-    /// delivered at once and drops it. Disposing cancels the pending timer. A value the timer releases reaches an
-    /// immediate subscriber on a thread of Swift's global concurrent executor (never under a lock, never
-    /// overlapping another callback); choose the thread with the subscriber's ``Delivery``.
+    /// Each value restarts the quiet period; the value still waiting when it ends is delivered then. When the
+    /// upstream finishes, a value still waiting is delivered at once, then `.finished`; a failure is delivered at
+    /// once and drops it. Disposing cancels the pending timer. A value the timer releases reaches an immediate
+    /// subscriber on a thread of Swift's global concurrent executor (never under a lock, never overlapping another
+    /// callback); choose the thread with the subscriber's ``Delivery``.
     ///
-    /// RxSwift: `debounce(_:scheduler:)`; Combine: `debounce(for:scheduler:)`; swift-async-algorithms:
-    /// `debounce(for:tolerance:clock:)`.
+    /// Compared with the counterparts: RxSwift's `debounce(_:scheduler:)` does the same, finishing and failing
+    /// included. Combine's `debounce(for:scheduler:)` drops a waiting value when the upstream finishes; Vigil
+    /// delivers it first, as RxSwift does. swift-async-algorithms: `debounce(for:tolerance:clock:)`.
     ///
     /// - Parameters:
     ///   - interval: The quiet time after the latest value before it is delivered.
@@ -24,10 +26,15 @@ extension ObservableType {
             asObservable(), machine: DebounceMachine(interval: interval), clock: clock, tolerance: tolerance)
     }
 
-    /// Delivers a value only after `interval` has passed without a newer one, timed on a `ContinuousClock`.
+    /// Delivers a value only after `interval` has passed without a newer one, with its work and its timer on `queue`.
     ///
-    /// The same as ``debounce(for:tolerance:clock:)``, except that the operator's work runs on `queue`: values
-    /// pass through it serially and the timer fires on it, so an immediate subscriber is called on `queue`.
+    /// The same semantics as ``debounce(for:tolerance:clock:)``, on a `ContinuousClock`, except that the operator's
+    /// work runs on `queue`: values pass through it serially and the timer fires on it (with `asyncAfter`, so it
+    /// needs no thread of Swift's concurrency pool), so an immediate subscriber is called on `queue`.
+    ///
+    /// - Parameters:
+    ///   - interval: The quiet time after the latest value before it is delivered.
+    ///   - queue: The queue the operator's work and its timer run on.
     public func debounce(_ interval: Duration, on queue: DispatchQueue) -> Observable<Element> {
         Observable.clocked(
             asObservable(),
