@@ -1,8 +1,8 @@
 /// Something that can be cancelled once, from any thread.
 ///
-/// Disposing never waits for user code: once ``dispose()`` returns, no new callback of what it cancels starts, but
-/// one that had already started on another thread may still be running. ``disposeAndWait()`` also waits for that
-/// one to return.
+/// Disposing never waits for user code: once ``dispose()`` returns, no value published after the return is
+/// delivered, but one callback already on its way on another thread may still run (see ``Subscription``).
+/// ``disposeAndWait()`` also waits for that one to return.
 public protocol Disposable: AnyObject, Sendable {
     /// Cancels without waiting; calling it again does nothing. Safe from any thread and from inside callbacks.
     func dispose()

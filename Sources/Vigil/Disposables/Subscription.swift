@@ -4,13 +4,17 @@ import Synchronization
 ///
 /// A subscription that nobody holds is disposed when it is released: keep it, or put it in a ``DisposeBag``.
 ///
-/// ``dispose()`` never waits for user code on another thread. Once it returns, no new callback of this
-/// subscription — value or completion — starts; one that had already started on another thread may still be
-/// running. Values still queued for it are dropped and its closures are released. Each subscription receives a
-/// contiguous run of its source's values, with no gap, ending where `dispose()` took effect.
+/// ``dispose()`` never waits for user code on another thread. Once it returns, no value published after the return
+/// reaches this subscription's closures, and none of its callbacks starts on the calling thread. On another thread
+/// at most one callback may still enter a closure after the return: one carrying a value (or the completion)
+/// published before it, which that thread had already taken past its last check that the subscription is live.
+/// Values still queued for it are dropped and its closures are released, as is everything they capture, even while
+/// the `Subscription` object is kept. Each subscription receives a contiguous run of its source's values, with no
+/// gap, ending where `dispose()` took effect.
 ///
 /// For teardown that needs a barrier (before closing a descriptor the callback writes to, say), call
-/// ``disposeAndWait()``: it also waits until a callback running on another thread has returned.
+/// ``disposeAndWait()``: it also waits until every callback running on another thread has returned, behind any
+/// chain of Vigil's operators.
 public final class Subscription: Disposable {
     /// What a subscription can be asked to do.
     @usableFromInline
