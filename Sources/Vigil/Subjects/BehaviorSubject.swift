@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A subject that holds a current value: a state store with a cached value.
 ///
 /// A new subscriber first receives the current value, then every later one. ``publish(_:)`` updates ``value``
@@ -18,10 +16,6 @@ import Synchronization
 /// subscribers receive the completion at once.
 public final class BehaviorSubject<Element: Sendable>: ObservableType {
     @usableFromInline let engine: SubjectEngine<Element>
-    /// Serializes ``modify(_:)`` and ``publishIfChanged(_:)``: each reads, computes and publishes as one step.
-    @usableFromInline let modifyLock = FutexMutex(())
-    /// The thread inside a ``modify(_:)`` body (0 when none), so that a nested modify traps instead of deadlocking.
-    @usableFromInline let modifyingThread = Atomic<UInt>(0)
 
     /// Creates a subject holding `value`.
     @inlinable
