@@ -53,27 +53,36 @@ extension BehaviorSubject {
     /// published (not when `body` returned false, nor once the subject has completed, nor when rejected as nested).
     @usableFromInline
     func modifyStep<Failure: Error>(_ body: (inout Element) throws(Failure) -> Bool) throws(Failure) -> Bool {
-        try ModifyScope.within { scope throws(Failure) -> Bool in
-            let me = ObjectIdentifier(self)
-            guard !scope.pointee.running.contains(me) else {
-                // Nested in a body of this subject on this thread: neither before nor after that step, so rejected.
-                var value = self.value
-                _ = try body(&value)
-                return false
-            }
-            scope.pointee.running.append(me)
-            defer { scope.pointee.running.removeLast() }
-            while true {
-                let (start, modifications) = engine.state.withLock { ($0.current!, $0.modifications) }
-                var value = start
-                guard try body(&value) else { return false }
-                // Nil: another step took effect since the read; run the body again on its result.
-                guard let action = engine.publishing(value, ifModifications: modifications) else { continue }
-                if case .none = action { return false }
-                // Inside the scope: postponed until the outermost step is over, as everything the body started.
-                engine.carryOut(action, of: value)
-                return true
-            }
+        let commit = try ModifyScope.within { scope throws(Failure) in try attempt(body, in: scope) }
+        guard let (action, value) = commit else { return false }
+        // The outermost step carries it out now, after what its body started; a nested one postpones it too.
+        engine.carryOut(action, of: value)
+        return true
+    }
+
+    /// Runs `body` until its result takes effect; returns what to carry out after it, or nil if nothing was
+    /// published.
+    @inlinable
+    func attempt<Failure: Error>(
+        _ body: (inout Element) throws(Failure) -> Bool, in scope: UnsafeMutablePointer<ModifyScope>
+    ) throws(Failure) -> (SubjectEngine<Element>.Action, Element)? {
+        let me = ObjectIdentifier(self)
+        guard !scope.pointee.isRunning(me) else {
+            // Nested in a body of this subject on this thread: neither before nor after that step, so rejected.
+            var value = self.value
+            _ = try body(&value)
+            return nil
+        }
+        scope.pointee.enter(me)
+        defer { scope.pointee.leave() }
+        while true {
+            let (start, modifications) = engine.state.withLock { ($0.current!, $0.modifications) }
+            var value = start
+            guard try body(&value) else { return nil }
+            // Nil: another step took effect since the read; run the body again on its result.
+            guard let action = engine.publishing(value, ifModifications: modifications) else { continue }
+            if case .none = action { return nil }
+            return (action, value)
         }
     }
 }

@@ -14,11 +14,32 @@ import CVigilCore
 struct ModifyScope {
     /// Deliveries decided inside a body, in order; each starts once the outermost step is over.
     @usableFromInline var postponed: [() -> Void] = []
-    /// The subjects whose `modify` bodies are running on this thread, outermost first.
-    @usableFromInline var running: [ObjectIdentifier] = []
+    /// The subject of the outermost step, while its body runs; held inline, so a step that nests nothing allocates
+    /// nothing here.
+    @usableFromInline var outermost: ObjectIdentifier?
+    /// The subjects of the nested steps whose bodies are running, outer first.
+    @usableFromInline var nested: [ObjectIdentifier] = []
 
     @inlinable
     init() {}
+
+    /// Whether a `modify` body of `subject` is running on this thread.
+    @inlinable
+    func isRunning(_ subject: ObjectIdentifier) -> Bool {
+        outermost == subject || nested.contains(subject)
+    }
+
+    /// Records that a body of `subject` starts running.
+    @inlinable
+    mutating func enter(_ subject: ObjectIdentifier) {
+        if outermost == nil { outermost = subject } else { nested.append(subject) }
+    }
+
+    /// Records that the body entered last has returned or thrown.
+    @inlinable
+    mutating func leave() {
+        if nested.isEmpty { outermost = nil } else { nested.removeLast() }
+    }
 
     /// Whether the calling thread is inside a `modify` body, so deliveries it would start must be postponed.
     @inlinable
