@@ -141,6 +141,24 @@ struct IntStore: Sendable, CustomTestStringConvertible {
         bag.dispose()
     }
 
+    @Test func aSubscriptionMadeInsideABodyIsReplayedToAfterTheStepUnlessDisposedMeanwhile() {
+        let subject = BehaviorSubject(0)
+        let other = BehaviorSubject(7)
+        let events = Recorder<String>()
+        let kept = TestLock<[Subscription]>([])
+        subject.modify { value in
+            value = 1
+            let subscription = other.subscribe { events.record("kept \($0)") }
+            kept.withLock { $0.append(subscription) }
+            other.subscribe { events.record("disposed \($0)") }.dispose()
+            events.record("body returns")
+        }
+        #expect(events.values == ["body returns", "kept 7"])
+        other.publish(8)
+        #expect(events.values == ["body returns", "kept 7", "kept 8"])
+        kept.withLock { $0.forEach { $0.dispose() } }
+    }
+
     @Test func aThrowingBodyStillDeliversWhatItPublishedToOthersAfterwards() {
         let subject = BehaviorSubject(0)
         let relayed = PublishSubject<Int>()
