@@ -46,8 +46,13 @@ public final class BehaviorRelay<Element: Sendable>: ObservableType {
     /// Changes ``value`` in place and publishes the result once, as one atomic step; see
     /// ``BehaviorSubject/modify(_:)``.
     ///
+    /// No lock is held while `body` runs, so it may run more than once (only its last run counts) when another
+    /// thread's step takes effect meanwhile. Subscribers, of this relay and of subjects `body` publishes to, are
+    /// called after the step, so one of them may modify this relay; a `modify` of this relay from inside its own
+    /// running `body` on the same thread is rejected, publishing nothing.
+    ///
     /// - Parameter body: Changes the value in place; its result is returned.
-    /// - Returns: What `body` returned.
+    /// - Returns: What `body` returned, on its last run.
     /// - Throws: What `body` threw; then nothing was published.
     @discardableResult
     public func modify<Result, Failure: Error>(
@@ -69,8 +74,11 @@ public final class BehaviorRelay<Element: Sendable>: ObservableType {
 extension BehaviorRelay where Element: Equatable {
     /// Publishes `value` only if it differs from ``value``; see ``BehaviorSubject/publishIfChanged(_:)``.
     ///
+    /// One step of ``modify(_:)``, with its rules.
+    ///
     /// - Parameter value: The candidate new value.
-    /// - Returns: Whether `value` was published.
+    /// - Returns: Whether `value` was published: false when it equals the current value, or when made on the same
+    ///   thread while a `modify` body of this relay runs.
     @discardableResult
     public func publishIfChanged(_ value: Element) -> Bool {
         subject.publishIfChanged(value)

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A subject that holds a current value: a state store with a cached value.
 ///
 /// A new subscriber first receives the current value, then every later one. ``publish(_:)`` updates ``value``
@@ -18,10 +16,6 @@ import Synchronization
 /// subscribers receive the completion at once.
 public final class BehaviorSubject<Element: Sendable>: ObservableType {
     @usableFromInline let engine: SubjectEngine<Element>
-    /// Serializes ``modify(_:)`` and ``publishIfChanged(_:)``: each reads, computes and publishes as one step.
-    @usableFromInline let modifyLock = FutexMutex(())
-    /// The thread inside a ``modify(_:)`` body (0 when none), so that a nested modify traps instead of deadlocking.
-    @usableFromInline let modifyingThread = Atomic<UInt>(0)
 
     /// Creates a subject holding `value`.
     @inlinable
@@ -47,7 +41,8 @@ public final class BehaviorSubject<Element: Sendable>: ObservableType {
     ///
     /// Immediate subscribers are called synchronously, inside this call or, when another thread is delivering at
     /// the same moment (or this is called from inside a callback), inside that delivery, right after the value in
-    /// flight. Queue subscribers receive it on their queue.
+    /// flight. Called from inside a ``BehaviorSubject/modify(_:)`` body, they are called once that step is over,
+    /// before `modify` returns. Queue subscribers receive it on their queue.
     ///
     /// Called from inside any Vigil callback it never waits: the value is queued behind the one in flight. Called
     /// from outside while another thread is delivering, it queues the value and waits, asleep and for at most

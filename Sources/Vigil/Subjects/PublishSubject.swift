@@ -26,7 +26,8 @@ public final class PublishSubject<Element: Sendable>: ObservableType {
     ///
     /// Immediate subscribers are called synchronously, inside this call or, when another thread is delivering at
     /// the same moment (or this is called from inside a callback), inside that delivery, right after the value in
-    /// flight. Queue subscribers receive it on their queue.
+    /// flight. Called from inside a ``BehaviorSubject/modify(_:)`` body, they are called once that step is over,
+    /// before `modify` returns. Queue subscribers receive it on their queue.
     ///
     /// Called from inside any Vigil callback it never waits: the value is queued behind the one in flight. Called
     /// from outside while another thread is delivering, it queues the value and waits, asleep and for at most

@@ -42,8 +42,13 @@ extension SubjectEngine {
         act(on: action, value: value, backpressured: deliverer != thread)
     }
 
+    /// After the lock, as ``carryOut(_:of:)``; postponed inside a `modify` body (see ``ModifyScope``).
     @inlinable
     func act(on action: Action, value: Element, backpressured: Bool) {
+        if case .none = action { return }
+        if ModifyScope.isOpen {
+            return ModifyScope.postpone { self.act(on: action, value: value, backpressured: backpressured) }
+        }
         switch action {
         case .none:
             return

@@ -63,9 +63,25 @@ final class SubjectEngine<Element: Sendable>: Sendable {
         }
     }
 
+    /// The commit of a `modify` step: publishes `value` as ``publishing(_:)`` does, unless another step took effect
+    /// since the step read the value and `modifications`; then returns nil, and the step runs its body again.
+    @inlinable
+    func publishing(_ value: Element, ifModifications modifications: UInt) -> Action? {
+        let thread = currentThreadID()
+        return state.withLock { machine in
+            guard machine.modifications == modifications else { return nil }
+            machine.modifications &+= 1
+            return snapshotting(machine.publish(value, thread: thread, role: self), machine)
+        }
+    }
+
     /// The second half of a publish, after the lock: deliver `value`, drain the queue, or wait for its delivery.
+    ///
+    /// Inside a `modify` body, postponed until the step is over (see ``ModifyScope``).
     @inlinable
     func carryOut(_ action: Action, of value: Element) {
+        if case .none = action { return }
+        if ModifyScope.isOpen { return ModifyScope.postpone { self.carryOut(action, of: value) } }
         switch action {
         case .none: return
         case .queued(let ticket): awaitDelivery(of: ticket)
@@ -82,6 +98,14 @@ final class SubjectEngine<Element: Sendable>: Sendable {
         let action = state.withLock { machine in
             snapshotting(machine.terminate(completion, thread: thread, role: self), machine)
         }
+        if case .none = action { return }
+        if ModifyScope.isOpen { return ModifyScope.postpone { self.carryOutTermination(action, completion) } }
+        carryOutTermination(action, completion)
+    }
+
+    /// The second half of ``terminate(_:)``, after the lock.
+    @inlinable
+    func carryOutTermination(_ action: Action, _ completion: Completion) {
         switch action {
         case .none: return
         case .queued(let ticket): awaitDelivery(of: ticket)
@@ -150,8 +174,23 @@ final class SubjectEngine<Element: Sendable>: Sendable {
         let entry = Entry(subscriber: subscriber, onNext: target.onNext, onCompletion: target.onCompletion)
         let thread = currentThreadID()
         let action = state.withLock { $0.attach(entry, thread: thread, role: self) }
+        if case .attached = action { return subscriber.makeSubscription() }
+        if ModifyScope.isOpen {
+            // Postponed until the step is over; the caller may dispose the subscription meanwhile.
+            ModifyScope.postpone { self.welcome(entry, as: action) }
+        } else {
+            // Nobody else holds the subscription yet, so nobody can dispose it during this call.
+            welcome(entry, as: action)
+        }
+        return subscriber.makeSubscription()
+    }
+
+    /// The second half of ``subscribe(on:onNext:onCompletion:)``, after the lock: the terminal event or the replay.
+    @inlinable
+    func welcome(_ entry: Entry, as action: Machine.AttachAction) {
         switch action {
         case .terminated(let completion):
+            guard !entry.subscriber.isDisposed else { return }
             CallbackDepth.delivering { entry.onCompletion(completion) }
         case .attached:
             break
@@ -160,11 +199,9 @@ final class SubjectEngine<Element: Sendable>: Sendable {
         case .drain:
             drainPending()
         case .replay(let value):
-            // Nobody else holds the subscription yet, so nobody can dispose it during this call.
-            CallbackDepth.delivering { entry.onNext(value) }
+            if !entry.subscriber.isDisposed { CallbackDepth.delivering { entry.onNext(value) } }
             endDelivery()
         }
-        return subscriber.makeSubscription()
     }
 
     // MARK: Disposing

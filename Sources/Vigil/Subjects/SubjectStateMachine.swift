@@ -28,6 +28,8 @@ struct SubjectStateMachine<Element: Sendable> {
     @usableFromInline var terminal: Completion?
     /// The cached value, for a behavior subject; nil for a publish subject.
     @usableFromInline var current: Element?
+    /// How many `modify` steps took effect: a step publishes only if this has not changed since it read ``current``.
+    @usableFromInline var modifications: UInt = 0
 
     @inlinable
     init(current: Element?) {
