@@ -46,9 +46,7 @@ extension SubjectEngine {
     @inlinable
     func act(on action: Action, value: Element, backpressured: Bool) {
         if case .none = action { return }
-        if ModifyScope.isOpen {
-            return ModifyScope.postpone { self.act(on: action, value: value, backpressured: backpressured) }
-        }
+        if ModifyScope.isOpen { return postponeActing(on: action, value: value, backpressured: backpressured) }
         switch action {
         case .none:
             return
@@ -63,5 +61,11 @@ extension SubjectEngine {
             deliver(value, to: snapshot)
             endDelivery()
         }
+    }
+
+    /// Hands ``act(on:value:backpressured:)`` to the open modify scope; out of line, off the publish path.
+    @usableFromInline @inline(never)
+    func postponeActing(on action: Action, value: Element, backpressured: Bool) {
+        ModifyScope.postpone { self.act(on: action, value: value, backpressured: backpressured) }
     }
 }

@@ -81,7 +81,7 @@ final class SubjectEngine<Element: Sendable>: Sendable {
     @inlinable
     func carryOut(_ action: Action, of value: Element) {
         if case .none = action { return }
-        if ModifyScope.isOpen { return ModifyScope.postpone { self.carryOut(action, of: value) } }
+        if ModifyScope.isOpen { return postponeCarryingOut(action, of: value) }
         switch action {
         case .none: return
         case .queued(let ticket): awaitDelivery(of: ticket)
@@ -101,6 +101,13 @@ final class SubjectEngine<Element: Sendable>: Sendable {
         if case .none = action { return }
         if ModifyScope.isOpen { return ModifyScope.postpone { self.carryOutTermination(action, completion) } }
         carryOutTermination(action, completion)
+    }
+
+    /// Hands a publish's second half to the open modify scope; out of line, so the closure it builds stays out of
+    /// the publish path (fan-out figures moved with the code layout of that path).
+    @usableFromInline @inline(never)
+    func postponeCarryingOut(_ action: Action, of value: Element) {
+        ModifyScope.postpone { self.carryOut(action, of: value) }
     }
 
     /// The second half of ``terminate(_:)``, after the lock.
