@@ -17,6 +17,13 @@ final class SerialSubscription: Disposable {
         /// A generation whose stream ended before its subscription was stored.
         var endedEarly: Int?
         var isDisposed = false
+
+        /// Keeps `subscription` as the one replaced last; returns the one it displaces, to be released after the
+        /// lock (releasing may run deinit code).
+        mutating func keep(replaced subscription: Subscription) -> Subscription? {
+            defer { replaced = subscription }
+            return replaced
+        }
     }
 
     private let state = FutexMutex(State())
@@ -24,45 +31,46 @@ final class SerialSubscription: Disposable {
     /// Keeps `subscription` as the current one if `generation` is still the newest and its stream has not ended;
     /// otherwise disposes it now.
     func store(_ subscription: Subscription, generation: Int) {
-        let kept = state.withLock { state -> Bool in
+        let (kept, dropped) = state.withLock { state -> (Bool, Subscription?) in
             guard !state.isDisposed, state.generation == generation, state.endedEarly != generation else {
-                state.replaced = subscription
-                return false
+                return (false, state.keep(replaced: subscription))
             }
             state.current = subscription
-            return true
+            return (true, nil)
         }
         if !kept { subscription.dispose() }
+        withExtendedLifetime(dropped) {}
     }
 
     /// Starts a new generation and disposes the current subscription; returns the generation to store under, or
     /// nil once disposed.
     func advance() -> Int? {
-        let (replaced, generation) = state.withLock { state -> (Subscription?, Int?) in
-            guard !state.isDisposed else { return (nil, nil) }
+        let (replaced, dropped, generation) = state.withLock { state -> (Subscription?, Subscription?, Int?) in
+            guard !state.isDisposed else { return (nil, nil, nil) }
             state.generation += 1
             state.endedEarly = nil
-            if let current = state.current { state.replaced = current }
-            defer { state.current = nil }
-            return (state.current, state.generation)
+            guard let current = state.current else { return (nil, nil, state.generation) }
+            state.current = nil
+            return (current, state.keep(replaced: current), state.generation)
         }
         replaced?.dispose()
+        withExtendedLifetime(dropped) {}
         return generation
     }
 
     /// The stream of `generation` ended: disposes its subscription now, or as soon as it is stored.
     func end(_ generation: Int) {
-        let ended = state.withLock { state -> Subscription? in
-            guard !state.isDisposed, state.generation == generation else { return nil }
+        let (ended, dropped) = state.withLock { state -> (Subscription?, Subscription?) in
+            guard !state.isDisposed, state.generation == generation else { return (nil, nil) }
             guard let current = state.current else {
                 state.endedEarly = generation
-                return nil
+                return (nil, nil)
             }
-            state.replaced = current
             state.current = nil
-            return current
+            return (current, state.keep(replaced: current))
         }
         ended?.dispose()
+        withExtendedLifetime(dropped) {}
     }
 
     /// Disposes the current subscription and every one stored later, without waiting.
