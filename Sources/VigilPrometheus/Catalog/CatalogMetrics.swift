@@ -151,7 +151,7 @@ public final class CatalogMetrics: Sendable {
                 Self.count(&state, "vigil_file_events_total", ["path": argument ?? "", "kind": event.kind.rawValue])
             case let event as DeviceEvent:
                 switch event.kind {
-                case .uevent(let uevent):
+                case .event(let uevent):
                     state.eventReason = nil
                     var labels = ["action": uevent.action.rawValue, "subsystem": uevent.subsystem]
                     let known = state.counters[Counter(name: "vigil_uevents_total", labels: labels)] != nil
@@ -165,8 +165,16 @@ public final class CatalogMetrics: Sendable {
                 case .unavailable(let reason):
                     state.eventReason = reason
                 }
-            case is ClockChange:
-                Self.count(&state, "vigil_clock_changes_total", [:])
+            case let event as SensorEvent<ClockChange>:
+                switch event.kind {
+                case .event:
+                    state.eventReason = nil
+                    Self.count(&state, "vigil_clock_changes_total", [:])
+                case .overflow:
+                    break
+                case .unavailable(let reason):
+                    state.eventReason = reason
+                }
             default:
                 state.latest = reading
             }

@@ -125,7 +125,7 @@ public final class FileSystemMonitor: Source {
     /// - Throws: ``SensorError/notFound(path:)``, ``SensorError/permissionDenied(path:)``, or
     ///   ``SensorError/limitReached(name:value:target:)`` naming `fs.inotify.max_user_watches` (or
     ///   `max_user_instances`) with its value. A recursive watch that cannot watch every directory fails as a whole.
-    public func startMonitoring() throws {
+    public func startMonitoring() throws(SensorError) {
         let attempt = StartAttempt()
         let mayStart = state.withLock { state in
             guard case .stopped = state.phase else { return false }

@@ -97,7 +97,7 @@ public final class DeviceMonitor: Source, Sendable {
     /// Opens the socket and joins the kernel's uevent group.
     ///
     /// - Throws: ``SensorError`` when the socket or the namespace cannot be opened; the monitor then stays stopped.
-    public func startMonitoring() throws {
+    public func startMonitoring() throws(SensorError) {
         let generation: UInt64? = state.withLock { state in
             guard !state.isRunning else { return nil }
             state.isRunning = true
@@ -243,7 +243,7 @@ public final class DeviceMonitor: Source, Sendable {
                     counters.add(.ignored)
                     continue
                 }
-                events.append(DeviceEvent(.uevent(event), time: time))
+                events.append(DeviceEvent(.event(event), time: time))
             }
         }
     }

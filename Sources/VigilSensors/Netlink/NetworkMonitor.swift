@@ -109,7 +109,7 @@ public final class NetworkMonitor: Source, Sendable {
     ///
     /// - Throws: ``SensorError`` when the socket or the namespace cannot be opened; the monitor then stays stopped
     ///   and ``readings`` holds ``NetworkPath/unavailable(reason:)`` with the error.
-    public func startMonitoring() throws {
+    public func startMonitoring() throws(SensorError) {
         let generation: UInt64? = state.withLock { state in
             guard !state.isRunning else { return nil }
             state.isRunning = true

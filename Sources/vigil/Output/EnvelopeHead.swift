@@ -66,17 +66,31 @@ extension FileSystemEvent: EnvelopeDescribed {
     }
 }
 
-extension DeviceEvent: EnvelopeDescribed {
+/// An event payload that names the envelope's event itself (a uevent by its action) and the fields that says.
+protocol EnvelopeEventNamed {
+    var envelopeEvent: String { get }
+    var envelopeOmitted: Set<String> { get }
+}
+
+extension SensorEvent: EnvelopeDescribed {
     var envelopeHead: EnvelopeHead {
         switch kind {
         case .unavailable(let reason): return EnvelopeHead(time: time, status: "unavailable", reason: reason)
         case .overflow: return EnvelopeHead(time: time, event: "overflow")
-        case .uevent(let uevent):
-            return EnvelopeHead(time: time, event: "\(uevent.action)", body: self, omitted: ["event", "action"])
+        case .event(let payload):
+            let named = payload as? any EnvelopeEventNamed
+            return EnvelopeHead(
+                time: time, event: named?.envelopeEvent ?? "event", body: payload, omitted: named?.envelopeOmitted ?? [])
         }
     }
 }
 
-extension ClockChange: EnvelopeDescribed {
-    var envelopeHead: EnvelopeHead { EnvelopeHead(time: time, event: "clockSet", body: self) }
+extension Uevent: EnvelopeEventNamed {
+    var envelopeEvent: String { "\(action)" }
+    var envelopeOmitted: Set<String> { ["action"] }
+}
+
+extension ClockChange: EnvelopeEventNamed {
+    var envelopeEvent: String { "clockSet" }
+    var envelopeOmitted: Set<String> { [] }
 }

@@ -86,6 +86,7 @@ struct TopState {
             switch reading {
             case let event as FileSystemEvent: event.time
             case let event as DeviceEvent: event.time
+            case let event as SensorEvent<ClockChange>: event.time
             default: nil
             }
         let text = ControlEscape.escaped(reading.description)

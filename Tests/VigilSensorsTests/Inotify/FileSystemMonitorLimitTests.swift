@@ -66,7 +66,7 @@ extension InotifyKernelTests {
             do {
                 try monitor.startMonitoring()
                 Issue.record("a recursive watch of 4 directories started with max_user_watches = 1")
-            } catch let error as SensorError {
+            } catch {
                 guard case .limitReached(let name, let value, _) = error else {
                     Issue.record("unexpected error \(error)")
                     return
