@@ -113,7 +113,9 @@ public final class OrientationMonitor: Source {
                 state.unavailableReason = reason
                 return true
             }
-            if changed { readings.publish(SensorReading(.unavailable(reason: "accelerometer: \(reason)"), time: reading.time)) }
+            if changed {
+                readings.publish(SensorReading(.unavailable(reason: "accelerometer: \(reason)"), time: reading.time))
+            }
         }
     }
 

@@ -6,8 +6,9 @@
 /// seen (``time``). Two events are equal when both their kind and their time are.
 ///
 /// The JSON form of an event is the payload's own fields plus `"time"` (a payload that is not an object goes under
-/// `"value"`); the other cases encode as `{"status": "overflow", "time": …}` and
-/// `{"status": "unavailable", "reason": …, "time": …}`, the shape of an unavailable ``SensorReading``.
+/// `"value"`); an overflow encodes as `{"event": "overflow", "time": …}`, and an unavailable event as
+/// `{"status": "unavailable", "reason": …, "time": …}`, the shape of an unavailable ``SensorReading``, so one key
+/// tells a consumer that a state or an event source cannot read.
 public struct SensorEvent<Payload>: Sendable, Hashable, Encodable, CustomStringConvertible
 where Payload: Sendable & Hashable & Encodable & CustomStringConvertible {
     /// What happened.
@@ -66,7 +67,7 @@ where Payload: Sendable & Hashable & Encodable & CustomStringConvertible {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case status, reason, value, time
+        case event, status, reason, value, time
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -78,7 +79,7 @@ where Payload: Sendable & Hashable & Encodable & CustomStringConvertible {
             try container.encode(payload, forKey: .value)
         case .overflow:
             var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode("overflow", forKey: .status)
+            try container.encode("overflow", forKey: .event)
         case .unavailable(let reason):
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("unavailable", forKey: .status)

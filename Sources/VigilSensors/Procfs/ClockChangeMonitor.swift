@@ -86,7 +86,9 @@ public final class ClockChangeMonitor: Source {
         }
         guard let timer else { return }
         do throws(SensorError) {
-            let wake = try eventLoop.schedule(after: .zero) { [weak self] in self?.timerReady(timer.fd, timer.generation) }
+            let wake = try eventLoop.schedule(after: .zero) { [weak self] in
+                self?.timerReady(timer.fd, timer.generation)
+            }
             lifecycle.keep(timer.generation) { wake.cancel() }
         } catch {
             fail(timer.generation, error)

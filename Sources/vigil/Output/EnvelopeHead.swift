@@ -80,7 +80,8 @@ extension SensorEvent: EnvelopeDescribed {
         case .event(let payload):
             let named = payload as? any EnvelopeEventNamed
             return EnvelopeHead(
-                time: time, event: named?.envelopeEvent ?? "event", body: payload, omitted: named?.envelopeOmitted ?? [])
+                time: time, event: named?.envelopeEvent ?? "event", body: payload, omitted: named?.envelopeOmitted ?? []
+            )
         }
     }
 }
