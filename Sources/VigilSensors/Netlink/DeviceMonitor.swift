@@ -74,14 +74,7 @@ public final class DeviceMonitor: Source, Sendable {
         self.loop = eventLoop
     }
 
-    deinit {
-        let (registration, retry, socket) = state.withLock { state in
-            (state.registration, state.retry, state.socket)
-        }
-        registration?.cancel()
-        retry?.cancel()
-        socket?.close()
-    }
+    deinit { stopMonitoring() }
 
     /// Whether kernel uevents (and the namespace, if one was given) can be opened here.
     public var availability: Availability {

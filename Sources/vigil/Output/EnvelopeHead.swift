@@ -36,6 +36,7 @@ extension SensorReading: EnvelopeDescribed {
         switch status {
         case .pending: return EnvelopeHead(time: time, status: "pending")
         case .unavailable(let reason): return EnvelopeHead(time: time, status: "unavailable", reason: reason)
+        case .value(let value as any EnvelopeDescribed): return value.envelopeHead
         case .value(let value): return EnvelopeHead(time: time, body: value)
         }
     }
@@ -43,20 +44,13 @@ extension SensorReading: EnvelopeDescribed {
 
 extension NetworkPath: EnvelopeDescribed {
     var envelopeHead: EnvelopeHead {
-        switch phase {
-        case .pending: return EnvelopeHead(time: time, status: "pending")
-        case .unavailable(let reason): return EnvelopeHead(time: time, status: "unavailable", reason: reason)
-        case .current:
-            // The connectivity status becomes "network" (and its reason "networkReason"), beside the envelope's own.
-            var extra: [(key: String, value: JSONValue)] = []
+        // The connectivity status becomes "network" (and its reason "networkReason"), beside the envelope's own.
+        let extra: [(key: String, value: JSONValue)] =
             switch status {
-            case .satisfied: extra = [("network", .string("satisfied"))]
-            case .unsatisfied(let reason):
-                extra = [("network", .string("unsatisfied")), ("networkReason", .string(reason.rawValue))]
-            case .pending, .unavailable: break
+            case .satisfied: [("network", .string("satisfied"))]
+            case .unsatisfied(let reason): [("network", .string("unsatisfied")), ("networkReason", .string(reason.rawValue))]
             }
-            return EnvelopeHead(time: time, body: self, omitted: ["status"], extra: extra)
-        }
+        return EnvelopeHead(time: time, body: self, omitted: ["status"], extra: extra)
     }
 }
 

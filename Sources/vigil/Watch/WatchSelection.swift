@@ -75,7 +75,7 @@ enum WatchSelection {
         case "network" where arguments.flag("--changes"):
             let differ = NetworkDiffer()
             let readings = source.readings.map { reading -> any CatalogReading in
-                guard let path = reading as? NetworkPath else { return reading }
+                guard let path = (reading as? SensorReading<NetworkPath>)?.value else { return reading }
                 return differ.changes(to: path)
             }
             return WatchTarget(catalog: source, key: entry.id, readings: readings)
