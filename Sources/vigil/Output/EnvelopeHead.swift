@@ -48,15 +48,10 @@ extension NetworkPath: EnvelopeDescribed {
         let extra: [(key: String, value: JSONValue)] =
             switch status {
             case .satisfied: [("network", .string("satisfied"))]
-            case .unsatisfied(let reason): [("network", .string("unsatisfied")), ("networkReason", .string(reason.rawValue))]
+            case .unsatisfied(let reason):
+                [("network", .string("unsatisfied")), ("networkReason", .string(reason.rawValue))]
             }
         return EnvelopeHead(time: time, body: self, omitted: ["status"], extra: extra)
-    }
-}
-
-extension FileSystemEvent: EnvelopeDescribed {
-    var envelopeHead: EnvelopeHead {
-        EnvelopeHead(time: time, event: kind.rawValue, body: self, omitted: ["kind"])
     }
 }
 
@@ -83,6 +78,11 @@ extension SensorEvent: EnvelopeDescribed {
 extension Uevent: EnvelopeEventNamed {
     var envelopeEvent: String { "\(action)" }
     var envelopeOmitted: Set<String> { ["action"] }
+}
+
+extension FileSystemEvent: EnvelopeEventNamed {
+    var envelopeEvent: String { kind.rawValue }
+    var envelopeOmitted: Set<String> { ["kind"] }
 }
 
 extension ClockChange: EnvelopeEventNamed {

@@ -84,7 +84,7 @@ struct TopState {
     private static func eventLine(_ reading: any CatalogReading) -> String {
         let time: ReadingTime? =
             switch reading {
-            case let event as FileSystemEvent: event.time
+            case let event as SensorEvent<FileSystemEvent>: event.time
             case let event as DeviceEvent: event.time
             case let event as SensorEvent<ClockChange>: event.time
             default: nil

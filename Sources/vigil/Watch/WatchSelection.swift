@@ -112,7 +112,8 @@ enum WatchSelection {
         let target = WatchTarget(id: "files", key: "files " + path, source: monitor, checksAvailability: false)
         guard kinds != nil || !patterns.isEmpty else { return target }
         let readings = target.readings.filter { [kinds] reading in
-            guard let event = reading as? FileSystemEvent else { return true }
+            // Lost events and directories that cannot be watched are always shown: no filter hides them.
+            guard let event = (reading as? SensorEvent<FileSystemEvent>)?.payload else { return true }
             if let kinds, !kinds.contains(event.kind) { return false }
             return !patterns.contains { pattern in
                 excludes(pattern, event.path) || event.oldPath.map { excludes(pattern, $0) } ?? false

@@ -26,7 +26,9 @@ struct NetworkMonitorRouteTests {
             monitor = NetworkMonitor(namespace: namespace.path)
             try monitor.startMonitoring()
             let monitor = monitor
-            _ = await eventually(within: 20) { monitor.readings.value.value?.interface(named: "vb")?.hasCarrier == true }
+            _ = await eventually(within: 20) {
+                monitor.readings.value.value?.interface(named: "vb")?.hasCarrier == true
+            }
         }
 
         func remove() {
@@ -95,7 +97,8 @@ struct NetworkMonitorRouteTests {
         #expect(try await bench.routesMatch(family), "multipath: \(bench.mirroredRoutes(family))")
 
         try bench.namespace.ip("link", "set", "vb", "down")
-        #expect(await eventually(within: 20) { bench.monitor.readings.value.value?.interface(named: "vb")?.isUp == false })
+        #expect(
+            await eventually(within: 20) { bench.monitor.readings.value.value?.interface(named: "vb")?.isUp == false })
         try bench.namespace.ip("link", "set", "vb", "up")
         #expect(
             await eventually(within: 20) { (try? bench.kernelRoutes(family))?.first?.contains("vb") == true },

@@ -40,7 +40,9 @@ struct NetworkPathTimeTests {
         #expect(first.time < changed.time)
     }
 
-    private func delivered(_ published: borrowing Mutex<[SensorReading<NetworkPath>]>, anInterfaceNamed name: String) -> Bool {
+    private func delivered(_ published: borrowing Mutex<[SensorReading<NetworkPath>]>, anInterfaceNamed name: String)
+        -> Bool
+    {
         published.withLock { $0.contains { $0.value?.interface(named: name) != nil } }
     }
 }
