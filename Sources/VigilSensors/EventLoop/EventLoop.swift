@@ -131,6 +131,9 @@ public final class EventLoop: Sendable {
         state.withLock { $0.entries[token] != nil }
     }
 
+    /// How many descriptors and timers are registered, so tests can check that a source leaves none behind.
+    package var registrationCount: Int { state.withLock { $0.entries.count } }
+
     /// Removes `token`; waits for its running handler unless called on the loop thread.
     func unregister(_ token: UInt64) {
         let onLoopThread = pthread_self() == loopThread.load(ordering: .acquiring)
