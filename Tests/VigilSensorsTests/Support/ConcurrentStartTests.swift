@@ -65,7 +65,8 @@ extension ConcurrentStartTests {
         let loop = EventLoop()
         defer { loop.shutdown() }
         let monitor = AttributeMonitor<Int>(
-            name: "address length", path: path, strategy: .notifications, updateInterval: .seconds(3600), eventLoop: loop
+            name: "address length", path: path, strategy: .notifications, updateInterval: .seconds(3600),
+            eventLoop: loop
         ) { (text) throws(SensorError) in Int(text) ?? 0 }
         concurrently(16) { _ in try? monitor.startMonitoring() }
         #expect(monitor.mode == .notifications)
