@@ -8,11 +8,11 @@ import Vigil
 /// containers, in minimal systems) and sees events before udev has processed them. Only messages the kernel sent are
 /// trusted: sender port 0 and uid 0 in the credentials `SO_PASSCRED` attaches; anything else is dropped and counted.
 /// Events outside ``subsystems`` (and ``devtypes``) are dropped on the way in. When the kernel drops events because
-/// the receive buffer is full, ``readings`` gets ``DeviceEvent/overflow`` so consumers know to rescan.
+/// the receive buffer is full, ``readings`` gets ``SensorEvent/Kind/overflow`` so consumers know to rescan.
 ///
 /// Errors travel in-band: when the socket fails (an error other than dropped events), ``readings`` gets
-/// ``DeviceEvent/unavailable(reason:)``, and the monitor reopens the socket after a delay that doubles up to 30
-/// seconds, then publishes ``DeviceEvent/overflow`` (events may have been lost meanwhile). ``readings`` never
+/// ``SensorEvent/Kind/unavailable(reason:)``, and the monitor reopens the socket after a delay that doubles up to 30
+/// seconds, then publishes ``SensorEvent/Kind/overflow`` (events may have been lost meanwhile). ``readings`` never
 /// completes or fails. A released monitor stops and closes its socket.
 ///
 /// Events are published on the event-loop thread, never under a lock of the monitor.
@@ -303,7 +303,7 @@ public final class DeviceMonitor: Source, Sendable {
     public var latest: DeviceEvent? { state.withLock { $0.latest } }
 
     /// Does nothing: uevents are relayed as the kernel sends them, and there is no state to re-read. After a
-    /// ``DeviceEvent/overflow`` event, rescan sysfs yourself.
+    /// ``SensorEvent/Kind/overflow`` event, rescan sysfs yourself.
     public func refresh() {}
 
     /// Remembers `event` as the latest, then publishes it, never under the lock.
