@@ -2,6 +2,7 @@ import CLinuxSupport
 import Dispatch
 import Glibc
 import Synchronization
+import Vigil
 
 /// The one thread that waits on every descriptor and timer of every source.
 ///
@@ -41,7 +42,7 @@ public final class EventLoop: Sendable {
     /// The loop thread's name, as shown in `/proc/self/task/*/comm` and by debuggers.
     public static let threadName = "vigil-loop"
 
-    private let state = Mutex(State())
+    private let state = FutexMutex(State())
     /// `pthread_self()` of the loop thread, 0 before it starts.
     private let loopThread = Atomic<UInt>(0)
 

@@ -44,7 +44,7 @@ func loadAverageSource(root: String = "/proc", updateInterval: Duration = .secon
         writeFile(directory.file("loadavg"), "0.50 0.40 0.30 1/100 1234\n")
         let load = loadAverageSource(root: directory.path, updateInterval: .milliseconds(5))
         #expect(load.availability == .available)
-        let seen = Mutex<[SensorReading<LoadAverage>]>([])
+        let seen = FutexMutex<[SensorReading<LoadAverage>]>([])
         let subscription = load.readings.subscribe { reading in seen.withLock { $0.append(reading) } }
         defer { subscription.dispose() }
         #expect(seen.withLock { $0 }.map(\.status) == [.pending])
