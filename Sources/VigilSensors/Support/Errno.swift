@@ -13,7 +13,7 @@ public struct Errno: Error, Hashable, Sendable, CustomStringConvertible {
     public init(rawValue: Int32) { self.rawValue = rawValue }
 
     /// The calling thread's current `errno`.
-    public static var current: Errno { Errno(rawValue: vigil_errno()) }
+    package static var current: Errno { Errno(rawValue: vigil_errno()) }
 
     /// `EPERM`: operation not permitted.
     public static let notPermitted = Errno(rawValue: EPERM)

@@ -110,7 +110,7 @@ public final class PowerSupplyMonitor: Source {
     /// Applies one `power_supply` uevent's properties (the path `changes` feeds).
     ///
     /// Runs on the calling thread; publishes when the reading changed. Does nothing when stopped.
-    public func handle(uevent properties: [String: String]) {
+    package func handle(uevent properties: [String: String]) {
         let (name, attributes) = PowerSupply.attributes(fromUevent: properties)
         var externalChanged = false
         driver.publish { (last) throws(SensorError) in
