@@ -1,3 +1,4 @@
+import Dispatch
 import Glibc
 import Synchronization
 import Testing
@@ -72,6 +73,7 @@ import VigilTestSupport
             let sent = (0..<256 * 1024).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 8) }
             let received = FutexMutex<[UInt8]>([])
             let done = Atomic<Bool>(false)
+            let signallerStopped = DispatchSemaphore(value: 0)
             let writerThread = pthread_self()
             TestThread.detach {
                 var chunk = [UInt8](repeating: 0, count: 512)
@@ -88,6 +90,7 @@ import VigilTestSupport
                     pthread_kill(writerThread, SIGUSR1)
                     usleep(100)
                 }
+                signallerStopped.signal()
             }
             var interruptions = 0
             let fd = writer.rawValue
@@ -99,6 +102,8 @@ import VigilTestSupport
                 }
             }
             done.store(true, ordering: .releasing)
+            // The writer's thread outlives every signal aimed at it.
+            signallerStopped.wait()
             writer.close()
             while received.withLock({ $0.count }) < (written ?? 0) { usleep(1000) }
             return (sent, received.withLock { $0 }, interruptions)
@@ -115,7 +120,8 @@ import VigilTestSupport
     private static let setPipeSize: Int32 = 1031
 
     /// Installs a SIGUSR1 handler that does nothing, without `SA_RESTART`, so a blocked `write(2)` returns early,
-    /// and lets the calling thread receive it (threads may start with it blocked).
+    /// and lets the calling thread receive it (threads may start with it blocked). It stays installed: a signal
+    /// still in flight after the test would otherwise end the process.
     private static func installNoOpSignalHandler() {
         var action = sigaction()
         action.__sigaction_handler.sa_handler = { _ in }
