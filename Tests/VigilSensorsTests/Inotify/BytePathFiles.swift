@@ -30,6 +30,17 @@ enum BytePathFiles {
         _ = withCString(path) { unlink($0) }
     }
 
+    /// Creates the directory at `path`; returns whether it was created.
+    @discardableResult
+    static func makeDirectory(_ path: BytePath) -> Bool {
+        withCString(path) { mkdir($0, 0o755) } == 0
+    }
+
+    /// Removes the empty directory at `path`.
+    static func removeDirectory(_ path: BytePath) {
+        _ = withCString(path) { rmdir($0) }
+    }
+
     /// The path's bytes as a C string, converted here rather than by the code under test.
     private static func withCString<Result>(_ path: BytePath, _ body: (UnsafePointer<CChar>) -> Result) -> Result {
         (path.bytes.map { CChar(bitPattern: $0) } + [0]).withUnsafeBufferPointer { body($0.baseAddress!) }

@@ -199,3 +199,26 @@ extension PowerSupplyTests {
         #expect(PowerSupplyReading(supplies: supplies).powerSource == source)
     }
 }
+
+extension PowerSupplyTests {
+    @Test func supplyWhoseNameIsNotUTF8IsReportedEscaped() throws {
+        let tree = FakeSysfsTree()
+        tree.device("class/power_supply/AC", ["type": "Mains", "online": "0"])
+        // "BAT\xFF0": the byte FF is never UTF-8. A String path cannot spell it, so the test writes it by bytes.
+        let directory = BytePathFiles.path(tree.root + "/class/power_supply", Array("BAT".utf8) + [0xFF, 0x30])
+        #expect(BytePathFiles.makeDirectory(directory))
+        let attributes = ["type": "Battery", "status": "Discharging", "present": "1", "capacity": "40"]
+        for (name, value) in attributes { #expect(BytePathFiles.write(directory.appending(BytePath(name)), value)) }
+        defer {
+            for name in attributes.keys { BytePathFiles.remove(directory.appending(BytePath(name))) }
+            BytePathFiles.removeDirectory(directory)
+        }
+        let reading = try PowerSupplyReading.read(root: tree.root)
+        #expect(reading.supplies.map(\.name) == ["AC", #"BAT\3770"#])
+        #expect(reading.problems.isEmpty)
+        let battery = try #require(reading.batteries.first)
+        #expect(battery.capacityPercent == 40)
+        #expect(reading.powerSource == .battery)
+        #expect(reading.description.hasPrefix(#"on battery; AC: mains offline; BAT\3770: battery, 40 %, discharging"#))
+    }
+}
