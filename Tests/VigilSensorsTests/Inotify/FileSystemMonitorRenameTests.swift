@@ -1,6 +1,7 @@
 import Glibc
 import Synchronization
 import Testing
+import VigilTestSupport
 
 @testable import VigilSensors
 

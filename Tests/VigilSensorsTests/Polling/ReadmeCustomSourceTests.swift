@@ -2,6 +2,7 @@ import Glibc
 import Testing
 import Vigil
 import VigilSensors
+import VigilTestSupport
 
 // The README's custom-source example, verbatim from here to the end of `loadAverageSource`. Plain `import
 // VigilSensors` (not `@testable`), so it compiles against the public API only, as a user's code would.

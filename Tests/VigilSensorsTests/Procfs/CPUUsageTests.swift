@@ -1,6 +1,7 @@
 import Glibc
 import Testing
 import VigilSensors
+import VigilTestSupport
 
 @Suite(.timeLimit(.minutes(10))) struct CPUUsageTests {
     static let earlier = """

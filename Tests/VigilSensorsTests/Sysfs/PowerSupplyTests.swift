@@ -1,14 +1,10 @@
 import Testing
 import VigilSensors
+import VigilTestSupport
 
 @Suite(.timeLimit(.minutes(10))) struct PowerSupplyTests {
     /// A laptop battery reporting energy (µWh) and power (µW), as `drivers/acpi/battery.c` does.
-    static let energyBattery = [
-        "type": "Battery", "status": "Discharging", "present": "1", "technology": "Li-ion", "cycle_count": "123",
-        "voltage_min_design": "11400000", "voltage_now": "11850000", "power_now": "9450000",
-        "energy_full_design": "57020000", "energy_full": "50120000", "energy_now": "31500000", "capacity": "62",
-        "capacity_level": "Normal", "model_name": "5B10W13930", "manufacturer": "SMP", "serial_number": "1234",
-    ]
+    static let energyBattery = FakeMachine.energyBattery
     /// A battery reporting charge (µAh) and current (µA) only, with a temperature in tenths of °C.
     static let chargeBattery = [
         "type": "Battery", "status": "Charging", "present": "1", "technology": "Li-poly", "voltage_now": "7600000",

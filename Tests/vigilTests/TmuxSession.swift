@@ -19,7 +19,7 @@ final class TmuxSession {
 
     /// Opens a `width`×`height` session that will run `vigil` with `arguments` once started.
     init(vigil arguments: [String], width: Int = 80, height: Int = 24) throws {
-        let vigil = try #require(VigilProcess.executable, "build the vigil product first (swift build)")
+        let vigil = try #require(ChildProcess.vigil, "build the vigil product first (swift build)")
         let words = ([vigil] + arguments).map(Self.quoted).joined(separator: " ")
         let go = Self.quoted(directory.file("go"))
         let status = Self.quoted(directory.file("status"))

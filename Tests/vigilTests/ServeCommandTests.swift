@@ -8,7 +8,7 @@ import VigilTestSupport
 struct ServeCommandTests {
     /// A fake machine whose values are hostile to an exposition writer: quotes, backslashes and newlines in names
     /// and labels, values at their limits and beyond what a Double holds.
-    static func hostileMachine(_ scratch: ScratchDirectory) -> (sys: String, proc: String) {
+    static func hostileMachine(_ scratch: TemporaryDirectory) -> (sys: String, proc: String) {
         let sys = "sys"
         let battery = "class/power_supply/BAT\"0\\x"
         for (name, value) in [
@@ -63,18 +63,18 @@ struct ServeCommandTests {
         return (scratch.path + "/" + sys, scratch.path + "/proc")
     }
 
-    @Test func promtoolAcceptsTheExpositionOfEverySourceOnAHostileFakeMachine() throws {
+    @Test func promtoolAcceptsTheExpositionOfEverySourceOnAHostileFakeMachine() async throws {
         guard let promtool = ChildProcess.installed("promtool") else {
             Issue.record("promtool is not installed (Debian package prometheus; .ci/setup installs it)")
             return
         }
-        let scratch = try ScratchDirectory("vigil-promtool")
+        let scratch = TemporaryDirectory("vigil-promtool")
         let (sys, proc) = Self.hostileMachine(scratch)
         let watched = scratch.path + "/watched"
         scratch.write("watched/.keep", "")
         let (serve, port) = try startServe(
-            ["files", watched], globals: ["--sys-root", sys, "--proc-root", proc], in: scratch)
-        let (all, allPort) = try startServe([], globals: ["--sys-root", sys, "--proc-root", proc], in: scratch)
+            ["files", watched], globals: ["--sys-root", sys, "--proc-root", proc])
+        let (all, allPort) = try startServe([], globals: ["--sys-root", sys, "--proc-root", proc])
         var exposition = ""
         let families = [
             "vigil_power_supply_capacity_ratio", "vigil_thermal_zone_temp_celsius", "vigil_hwmon_temp_celsius",
@@ -93,26 +93,23 @@ struct ServeCommandTests {
         #expect(files.contains("vigil_file_events_total{kind=\"created\",path=\"\(watched)\"} 0"))
         for (name, text) in [("all", exposition), ("files", files)] {
             scratch.write("\(name).prom", text)
-            let check = try ChildProcess(
-                promtool, ["check", "metrics"], directory: scratch.path, input: scratch.path + "/\(name).prom")
-            let status = check.waitForExit()
+            let check = try ChildProcess(promtool, ["check", "metrics"], standardInput: scratch.path + "/\(name).prom")
+            #expect(await check.waitForExit())
             #expect(
-                status == 0 && check.standardOutput.isEmpty && check.standardError.isEmpty,
+                check.exitStatus == 0 && check.standardOutput.isEmpty && check.standardError.isEmpty,
                 "promtool check metrics (\(name)): \(check.standardOutput)\(check.standardError)\n\(text)")
         }
-        #expect(all.stop() == 143)
-        #expect(serve.stop() == 143)
+        #expect(await all.stop() == 143)
+        #expect(await serve.stop() == 143)
     }
 
-    @Test func writesATextfileAtomicallyAtAnInterval() throws {
-        let scratch = try ScratchDirectory("vigil-textfile")
-        let vigil = try #require(ChildProcess.vigil)
+    @Test func writesATextfileAtomicallyAtAnInterval() async throws {
+        let scratch = TemporaryDirectory("vigil-textfile")
         let target = scratch.path + "/vigil.prom"
-        let child = try ChildProcess(
-            vigil, ["serve", "memory", "clock", "--textfile", target, "--interval", "200ms"], directory: scratch.path)
+        let child = try ChildProcess(vigil: ["serve", "memory", "clock", "--textfile", target, "--interval", "200ms"])
         var first = ""
         #expect(
-            eventually {
+            eventually(timeout: 20) {
                 first = readWholeFile(target) ?? ""
                 return first.contains("vigil_clock_changes_total 0")
             })
@@ -120,8 +117,8 @@ struct ServeCommandTests {
         // Rewritten: the file's inode changes with each rename.
         let inode = { (try? FileManager.default.attributesOfItem(atPath: target)[.systemFileNumber]) as? UInt64 }
         let before = inode()
-        #expect(eventually { inode() != before })
-        #expect(child.stop() == 143)
+        #expect(eventually(timeout: 20) { inode() != before })
+        #expect(await child.stop() == 143)
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: scratch.path).filter {
             $0.hasSuffix(".tmp")
         }
@@ -134,25 +131,25 @@ struct ServeCommandTests {
         (["serve", "--textfile", "/x", "--interval", "0s"], "--interval"),
         (["serve", "files"], "needs PATH"),
     ])
-    func refusesBadCommandLinesWithStatus2(arguments: [String], message: String) throws {
-        let scratch = try ScratchDirectory("vigil-serve-usage")
-        let child = try ChildProcess(try #require(ChildProcess.vigil), arguments, directory: scratch.path)
-        #expect(child.waitForExit() == 2)
+    func refusesBadCommandLinesWithStatus2(arguments: [String], message: String) async throws {
+        let child = try ChildProcess(vigil: arguments)
+        #expect(await child.waitForExit())
+        #expect(child.exitStatus == 2)
         #expect(child.standardError.contains(message), "\(child.standardError)")
     }
 
-    @Test func printsItsHelp() throws {
-        let scratch = try ScratchDirectory("vigil-serve-help")
+    @Test func printsItsHelp() async throws {
         for arguments in [["serve", "--help"], ["help", "serve"]] {
-            let child = try ChildProcess(try #require(ChildProcess.vigil), arguments, directory: scratch.path)
-            #expect(child.waitForExit() == 0)
+            let child = try ChildProcess(vigil: arguments)
+            #expect(await child.waitForExit())
+            #expect(child.exitStatus == 0)
             #expect(child.standardOutput.contains("vigil serve [--listen ADDRESS:PORT]"))
         }
     }
 
-    @Test func staysNearlyIdleUnderTenScrapesASecond() throws {
-        let scratch = try ScratchDirectory("vigil-serve-cpu")
-        let (serve, port) = try startServe(["cpu", "memory", "pressure", "files", scratch.path], in: scratch)
+    @Test func staysNearlyIdleUnderTenScrapesASecond() async throws {
+        let scratch = TemporaryDirectory("vigil-serve-cpu")
+        let (serve, port) = try startServe(["cpu", "memory", "pressure", "files", scratch.path])
         let client = try LoopbackClient(port: port)
         let before = try #require(serve.cpuSeconds)
         let start = ContinuousClock.now
@@ -167,18 +164,18 @@ struct ServeCommandTests {
         // Generous: a scrape renders a few kilobytes; measured well under 5 % on the CI machine.
         #expect(used < 0.25 * seconds, "vigil serve used \(used) s of CPU in \(seconds) s at 10 scrapes a second")
         print("vigil serve CPU: \(used) s in \(seconds) s with 10 scrapes a second")
-        #expect(serve.stop() == 143)
+        #expect(await serve.stop() == 143)
     }
 
-    @Test func aRealPrometheusScrapesItAndSeesAFileEventCounterRise() throws {
+    @Test func aRealPrometheusScrapesItAndSeesAFileEventCounterRise() async throws {
         guard let prometheus = ChildProcess.installed("prometheus") else {
             Issue.record("prometheus is not installed (Debian package prometheus; .ci/setup installs it)")
             return
         }
-        let scratch = try ScratchDirectory("vigil-prometheus")
+        let scratch = TemporaryDirectory("vigil-prometheus")
         let watched = scratch.path + "/watched"
         scratch.write("watched/.keep", "")
-        let (serve, vigilPort) = try startServe(["files", watched], in: scratch)
+        let (serve, vigilPort) = try startServe(["files", watched])
         scratch.write(
             "prometheus.yml",
             """
@@ -190,8 +187,7 @@ struct ServeCommandTests {
                   - targets: ["127.0.0.1:\(vigilPort)"]
 
             """)
-        let (server, prometheusPort) = try startPrometheus(prometheus, in: scratch)
-        defer { _ = server.stop() }
+        let (server, prometheusPort) = try await startPrometheus(prometheus, in: scratch)
         func query(_ expression: String) -> Double? {
             let encoded = expression.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
             guard let body = LoopbackClient.get(port: prometheusPort, "/api/v1/query?query=\(encoded)")?.body,
@@ -208,8 +204,8 @@ struct ServeCommandTests {
         #expect(eventually(timeout: 30) { query(counter) == 0 })
         #expect(FileManager.default.createFile(atPath: watched + "/touched", contents: nil))
         #expect(eventually(timeout: 60) { (query(counter) ?? 0) >= 1 }, "the counter did not rise")
-        #expect(serve.stop() == 143)
-        #expect(server.stop() != nil)
+        #expect(await serve.stop() == 143)
+        #expect(await server.stop() != nil)
     }
 }
 
@@ -217,20 +213,22 @@ struct ServeCommandTests {
 ///
 /// A port found free can be taken before Prometheus binds it (the local port of any outgoing connection, say), so a
 /// server that finds its port in use is started again on a new one.
-private func startPrometheus(_ prometheus: String, in scratch: ScratchDirectory) throws -> (ChildProcess, UInt16) {
+private func startPrometheus(_ prometheus: String, in scratch: TemporaryDirectory) async throws -> (
+    ChildProcess, UInt16
+) {
     for _ in 0..<5 {
-        let port = try freePort()
+        let port = try freeLoopbackPort()
         let server = try ChildProcess(
             prometheus,
             [
                 "--config.file=\(scratch.path)/prometheus.yml", "--storage.tsdb.path=\(scratch.path)/data",
                 "--web.listen-address=127.0.0.1:\(port)",
-            ], directory: scratch.path)
+            ])
         let answered = eventually(timeout: 60) {
             LoopbackClient.get(port: port, "/-/ready") != nil || !server.isRunning
         }
         if answered && server.isRunning { return (server, port) }
-        _ = server.stop()
+        await server.stop()
         try #require(
             server.standardError.contains("address already in use"),
             "prometheus did not start: \(server.standardError.suffix(2000))")

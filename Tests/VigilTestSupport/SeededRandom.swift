@@ -1,12 +1,12 @@
-/// A deterministic generator (SplitMix64) so fuzz tests repeat exactly.
-struct SeededRandom: RandomNumberGenerator {
+/// A deterministic generator (SplitMix64), so a test that draws numbers repeats exactly and a failure replays.
+package struct SeededRandom: RandomNumberGenerator {
     private var state: UInt64
 
-    init(seed: UInt64) {
+    package init(seed: UInt64) {
         state = seed
     }
 
-    mutating func next() -> UInt64 {
+    package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var value = state
         value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9

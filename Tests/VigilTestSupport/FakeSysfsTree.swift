@@ -1,21 +1,21 @@
 import Glibc
 
 /// A temporary directory laid out like `/sys` or `/proc`, removed on deinit.
-final class FakeSysfsTree {
+package final class FakeSysfsTree {
     private let directory: TemporaryDirectory?
 
     /// The root to pass as a source's `root` parameter.
-    let root: String
+    package let root: String
 
     /// A tree in a fresh temporary directory, removed on deinit.
-    init() {
+    package init() {
         let directory = TemporaryDirectory("vigil-sysfs")
         self.directory = directory
         root = directory.path
     }
 
     /// A tree at `root` (created if missing), left in place on deinit: its owner removes it.
-    init(root: String) {
+    package init(root: String) {
         directory = nil
         self.root = root
         mkdir(root, 0o755)
@@ -24,19 +24,19 @@ final class FakeSysfsTree {
     deinit { directory?.remove() }
 
     /// Writes `text` to `relativePath` under the root, creating parent directories.
-    func write(_ relativePath: String, _ text: String) {
+    package func write(_ relativePath: String, _ text: String) {
         makeDirectory(Self.parent(relativePath))
         precondition(writeFile(root + "/" + relativePath, text), "cannot write \(relativePath)")
     }
 
     /// Writes every attribute of `attributes` into the directory `relativePath`, each with a trailing newline.
-    func device(_ relativePath: String, _ attributes: [String: String]) {
+    package func device(_ relativePath: String, _ attributes: [String: String]) {
         makeDirectory(relativePath)
         for (name, value) in attributes { write(relativePath + "/" + name, value + "\n") }
     }
 
     /// Creates `relativePath` and its parents.
-    func makeDirectory(_ relativePath: String) {
+    package func makeDirectory(_ relativePath: String) {
         var path = root
         for component in relativePath.split(separator: "/") {
             path += "/" + component
@@ -45,13 +45,13 @@ final class FakeSysfsTree {
     }
 
     /// Creates a symbolic link at `relativePath` pointing to `target` (kept as given: relative or absolute).
-    func link(_ relativePath: String, to target: String) {
+    package func link(_ relativePath: String, to target: String) {
         makeDirectory(Self.parent(relativePath))
         symlink(target, root + "/" + relativePath)
     }
 
     /// Removes `relativePath` and everything below it (a link is removed, not followed).
-    func remove(_ relativePath: String) {
+    package func remove(_ relativePath: String) {
         let path = root + "/" + relativePath
         var info = stat()
         if lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR {
@@ -62,7 +62,7 @@ final class FakeSysfsTree {
     }
 
     /// Whether opening `path` for reading fails with `EACCES` even for this process.
-    static func isUnreadable(_ path: String) -> Bool {
+    package static func isUnreadable(_ path: String) -> Bool {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         if fd >= 0 {
             close(fd)

@@ -5,45 +5,45 @@ import Glibc
 ///
 /// Every command runs inside the namespace (`ip -n NAME …`, `ip netns exec NAME …`), so tests never touch the root
 /// namespace's interfaces, and the random name keeps tests that run in parallel apart.
-final class NetlinkTestNamespace {
-    static var isRoot: Bool { geteuid() == 0 }
+package final class NetlinkTestNamespace {
+    package static var isRoot: Bool { geteuid() == 0 }
 
-    let name: String
-    var path: String { "/var/run/netns/" + name }
+    package let name: String
+    package var path: String { "/var/run/netns/" + name }
 
-    init() throws {
+    package init() throws {
         name = "vigil-test-" + String(UInt64.random(in: 0...UInt64.max), radix: 36)
         try Self.run(["ip", "netns", "add", name])
     }
 
     /// Deletes the namespace, and with it every interface created inside it.
-    func remove() {
+    package func remove() {
         _ = try? Self.run(["ip", "netns", "del", name])
     }
 
     /// Runs `ip -n NAME args…` and returns its standard output.
     @discardableResult
-    func ip(_ arguments: String...) throws -> String {
+    package func ip(_ arguments: String...) throws -> String {
         try Self.run(["ip", "-n", name] + arguments)
     }
 
     /// Runs `ip -n NAME -batch -` with `lines` on standard input.
-    func ipBatch(_ lines: [String]) throws {
+    package func ipBatch(_ lines: [String]) throws {
         try Self.run(["ip", "-n", name, "-batch", "-"], input: lines.joined(separator: "\n") + "\n")
     }
 
     /// Runs a shell command inside the namespace (`ip netns exec NAME sh -c …`).
-    func shell(_ command: String) throws {
+    package func shell(_ command: String) throws {
         try Self.run(["ip", "netns", "exec", name, "sh", "-c", command])
     }
 
     /// Runs a command inside the namespace (`ip netns exec NAME args…`) and returns its standard output.
-    func output(_ arguments: String...) throws -> String {
+    package func output(_ arguments: String...) throws -> String {
         try Self.run(["ip", "netns", "exec", name] + arguments)
     }
 
     /// Runs `ip -n NAME -j args…` and decodes its JSON array.
-    func json(_ arguments: String...) throws -> [[String: Any]] {
+    package func json(_ arguments: String...) throws -> [[String: Any]] {
         let output = try Self.run(["ip", "-n", name, "-j"] + arguments)
         guard let array = try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [[String: Any]] else {
             throw NetlinkTestFailure("ip -j \(arguments) printed no JSON array")

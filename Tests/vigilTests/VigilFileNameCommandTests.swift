@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Testing
 import VigilSensors
+import VigilTestSupport
 
 extension InotifyKernelTests {
     /// `vigil watch files` with names that are not UTF-8 or hold a newline: one line per event, nothing lost.
@@ -13,7 +14,7 @@ extension InotifyKernelTests {
                 BytePathFiles.remove(latin1)
                 directory.remove()
             }
-            let vigil = try VigilProcess(["watch", "files", directory.path])
+            let vigil = try ChildProcess(vigil: ["watch", "files", directory.path])
             #expect(await eventually { vigil.standardError.contains("watching") }, "\(vigil.standardError)")
             BytePathFiles.write(latin1)
             writeFile(directory.file("two\nlines"))
@@ -37,7 +38,7 @@ extension InotifyKernelTests {
                 BytePathFiles.remove(latin1)
                 directory.remove()
             }
-            let vigil = try VigilProcess(["watch", "files", directory.path, "--json"])
+            let vigil = try ChildProcess(vigil: ["watch", "files", directory.path, "--json"])
             #expect(await eventually { vigil.standardError.contains("watching") }, "\(vigil.standardError)")
             BytePathFiles.write(latin1)
             writeFile(directory.file("two\nlines"))
@@ -66,8 +67,8 @@ extension InotifyKernelTests {
                 directory.remove()
             }
             // An argument a Swift `String` cannot spell: the shell's printf turns the octal escape into the byte E9.
-            let vigil = try VigilProcess(
-                ["\(directory.path)/caf\\0351"],
+            let vigil = try ChildProcess(
+                vigil: ["\(directory.path)/caf\\0351"],
                 wrapper: ["/bin/sh", "-c", #"exec "$0" watch files "$(printf '%b' "$1")" --json"#])
             #expect(await eventually { vigil.standardError.contains("watching") }, "\(vigil.standardError)")
             BytePathFiles.write(latin1, "changed")

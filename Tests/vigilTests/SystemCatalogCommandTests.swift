@@ -1,12 +1,13 @@
 import Foundation
 import Testing
+import VigilTestSupport
 
 /// `vigil list` and `vigil watch` for the sysfs and procfs sources, end to end, on fake roots.
 @Suite(.timeLimit(.minutes(10))) struct SystemCatalogCommandTests {
     @Test func listSaysPlainlyWhatAnEmptyMachineLacks() async throws {
         let tree = FakeSysfsTree()
         tree.makeDirectory("class/power_supply")
-        let vigil = try VigilProcess(["--sys-root", tree.root, "list"])
+        let vigil = try ChildProcess(vigil: ["--sys-root", tree.root, "list"])
         #expect(await vigil.waitForExit())
         #expect(vigil.exitStatus == 0)
         let lines = vigil.standardOutput.split(separator: "\n")
@@ -20,10 +21,10 @@ import Testing
 
     @Test func watchReadsTheFakeRootsAsJSONAndStopsOnSIGINT() async throws {
         let sys = FakeSysfsTree()
-        sys.device("class/power_supply/BAT0", PowerSupplyTests.energyBattery)
+        sys.device("class/power_supply/BAT0", FakeMachine.energyBattery)
         let proc = FakeSysfsTree()
         proc.write("meminfo", "MemTotal: 1000 kB\nMemFree: 250 kB\nMemAvailable: 500 kB\n")
-        let vigil = try VigilProcess([
+        let vigil = try ChildProcess(vigil: [
             "--sys-root", sys.root, "--proc-root", proc.root, "watch", "battery", "memory", "--json",
         ])
         #expect(

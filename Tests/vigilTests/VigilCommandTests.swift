@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import VigilTestSupport
 
 extension InotifyKernelTests {
     /// The built `vigil` binary, end to end.
@@ -7,7 +8,7 @@ extension InotifyKernelTests {
         @Test func watchFilesJSONPrintsTheTouchedFileAndStopsOnSIGINT() async throws {
             let directory = TemporaryDirectory()
             defer { directory.remove() }
-            let vigil = try VigilProcess(["watch", "files", directory.path, "--json"])
+            let vigil = try ChildProcess(vigil: ["watch", "files", directory.path, "--json"])
             #expect(await eventually { vigil.standardError.contains("watching") }, "\(vigil.standardError)")
             let file = directory.file("touched")
             writeFile(file, "")
@@ -26,7 +27,7 @@ extension InotifyKernelTests {
         @Test func sigtermStopsCleanly() async throws {
             let directory = TemporaryDirectory()
             defer { directory.remove() }
-            let vigil = try VigilProcess(["watch", "files", directory.path])
+            let vigil = try ChildProcess(vigil: ["watch", "files", directory.path])
             #expect(await eventually { vigil.standardError.contains("watching") })
             writeFile(directory.file("x"))
             #expect(await eventually { vigil.standardOutput.contains("files: created \(directory.file("x"))") })
@@ -43,7 +44,7 @@ extension InotifyKernelTests {
             (["list", "--bogus"], "unknown option"),
         ])
         func failuresPrintOneLineAndExitNonZero(arguments: [String], message: String) async throws {
-            let vigil = try VigilProcess(arguments)
+            let vigil = try ChildProcess(vigil: arguments)
             #expect(await vigil.waitForExit())
             #expect(vigil.exitStatus != 0)
             let lines = vigil.standardError.split(separator: "\n")
@@ -60,8 +61,8 @@ extension InotifyKernelTests {
             chmod(directory.path, 0o755)
             let secret = directory.file("secret")
             mkdir(secret, 0o000)
-            let vigil = try VigilProcess(
-                ["watch", "files", secret],
+            let vigil = try ChildProcess(
+                vigil: ["watch", "files", secret],
                 wrapper: ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"])
             #expect(await vigil.waitForExit())
             #expect(vigil.exitStatus == 1)
@@ -70,18 +71,18 @@ extension InotifyKernelTests {
 
         @Test func helpForEveryCommandAndListShowsFiles() async throws {
             for arguments in [["--help"], ["list", "--help"], ["watch", "--help"], ["help", "watch"]] {
-                let vigil = try VigilProcess(arguments)
+                let vigil = try ChildProcess(vigil: arguments)
                 #expect(await vigil.waitForExit())
                 #expect(vigil.exitStatus == 0)
                 #expect(await eventually { vigil.standardOutput.contains("Usage") }, "\(arguments)")
             }
-            let list = try VigilProcess(["list"])
+            let list = try ChildProcess(vigil: ["list"])
             #expect(await list.waitForExit())
             #expect(await eventually { list.standardOutput.contains("files PATH") })
         }
 
         @Test func everySourceIdIsListedOnce() async throws {
-            let list = try VigilProcess(["list"])
+            let list = try ChildProcess(vigil: ["list"])
             #expect(await list.waitForExit())
             #expect(await eventually { list.standardOutput.contains("clock ") })
             let ids = list.standardOutput.split(separator: "\n").compactMap { $0.split(separator: " ").first }

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+import VigilTestSupport
 
 extension InotifyKernelTests {
     /// `get`, `list --json`, `--version` and the options of `watch`, end to end.
@@ -15,7 +16,7 @@ extension InotifyKernelTests {
 
         @Test func getPrintsEachCurrentReadingAndExits() async throws {
             let proc = Self.fakeProc()
-            let vigil = try VigilProcess(["--proc-root", proc.root, "get", "memory", "storage", "--json"])
+            let vigil = try ChildProcess(vigil: ["--proc-root", proc.root, "get", "memory", "storage", "--json"])
             #expect(await vigil.waitForExit())
             #expect(vigil.exitStatus == 0, "\(vigil.standardError)")
             let objects = try VigilOutput.objects(vigil.standardOutput)
@@ -37,7 +38,7 @@ extension InotifyKernelTests {
             (["completions", "fish"], 2, "bash or zsh"),
         ])
         func usageErrorsExitTwoWithOneLine(arguments: [String], status: Int32, message: String) async throws {
-            let vigil = try VigilProcess(arguments)
+            let vigil = try ChildProcess(vigil: arguments)
             #expect(await vigil.waitForExit())
             #expect(vigil.exitStatus == status)
             #expect(vigil.standardError.split(separator: "\n").count == 1, "\(vigil.standardError)")
@@ -47,20 +48,24 @@ extension InotifyKernelTests {
         @Test func aNamedSourceThisMachineLacksIsAnErrorUnlessWaitIsGiven() async throws {
             let sys = FakeSysfsTree()
             sys.makeDirectory("class/power_supply")
-            let vigil = try VigilProcess(["--sys-root", sys.root, "watch", "battery"])
+            let vigil = try ChildProcess(vigil: ["--sys-root", sys.root, "watch", "battery"])
             #expect(await vigil.waitForExit())
             #expect(vigil.exitStatus == 1)
             #expect(vigil.standardError.split(separator: "\n").count == 1, "\(vigil.standardError)")
             #expect(vigil.standardError.contains("vigil: error: battery: unavailable"))
 
-            let waiting = try VigilProcess(["--sys-root", sys.root, "watch", "battery", "--wait", "--timeout", "300ms"])
+            let waiting = try ChildProcess(vigil: [
+                "--sys-root", sys.root, "watch", "battery", "--wait", "--timeout", "300ms",
+            ])
             #expect(await waiting.waitForExit())
             #expect(waiting.exitStatus == 0, "\(waiting.standardError)")
         }
 
         @Test func onceCountAndTimeoutEndTheRunWithStatusZero() async throws {
             let proc = Self.fakeProc()
-            let once = try VigilProcess(["--proc-root", proc.root, "watch", "memory", "cpu", "cpu", "--once", "--json"])
+            let once = try ChildProcess(vigil: [
+                "--proc-root", proc.root, "watch", "memory", "cpu", "cpu", "--once", "--json",
+            ])
             #expect(await once.waitForExit())
             #expect(once.exitStatus == 0, "\(once.standardError)")
             let sources = try VigilOutput.objects(once.standardOutput).compactMap { $0["source"] as? String }
@@ -69,7 +74,7 @@ extension InotifyKernelTests {
 
             let directory = TemporaryDirectory()
             defer { directory.remove() }
-            let count = try VigilProcess(["watch", "files", directory.path, "--count", "2", "-e", "created"])
+            let count = try ChildProcess(vigil: ["watch", "files", directory.path, "--count", "2", "-e", "created"])
             #expect(await eventually { count.standardError.contains("watching") })
             for name in ["a", "b", "c"] { writeFile(directory.file(name)) }
             #expect(await count.waitForExit())
@@ -77,7 +82,7 @@ extension InotifyKernelTests {
             #expect(count.standardOutput.split(separator: "\n").count == 2, "\(count.standardOutput)")
 
             let started = ContinuousClock.now
-            let timeout = try VigilProcess(["watch", "files", directory.path, "--timeout", "300ms"])
+            let timeout = try ChildProcess(vigil: ["watch", "files", directory.path, "--timeout", "300ms"])
             #expect(await timeout.waitForExit())
             #expect(timeout.exitStatus == 0)
             #expect(ContinuousClock.now - started >= .milliseconds(300))
@@ -86,7 +91,7 @@ extension InotifyKernelTests {
 
         @Test func intervalPollsFasterThanTheDefault() async throws {
             let proc = Self.fakeProc()
-            let vigil = try VigilProcess(["--proc-root", proc.root, "watch", "memory", "--interval", "50ms"])
+            let vigil = try ChildProcess(vigil: ["--proc-root", proc.root, "watch", "memory", "--interval", "50ms"])
             defer { if vigil.isRunning { vigil.signal(SIGKILL) } }
             #expect(await eventually { vigil.standardOutput.contains("memory: ") }, "\(vigil.standardError)")
             proc.write("meminfo", "MemTotal: 1000 kB\nMemFree: 100 kB\nMemAvailable: 100 kB\n")
@@ -101,7 +106,7 @@ extension InotifyKernelTests {
             let directory = TemporaryDirectory()
             defer { directory.remove() }
             mkdir(directory.file("sub"), 0o755)
-            let vigil = try VigilProcess([
+            let vigil = try ChildProcess(vigil: [
                 "watch", "files", directory.path, "-r", "--events", "created,deleted", "--exclude", "*.o", "--json",
             ])
             #expect(await eventually { vigil.standardError.contains("watching") }, "\(vigil.standardError)")
@@ -117,7 +122,7 @@ extension InotifyKernelTests {
         }
 
         @Test func everyAvailableSourcePrintsValidEnvelopes() async throws {
-            let vigil = try VigilProcess(["watch", "--json", "--timeout", "3s"])
+            let vigil = try ChildProcess(vigil: ["watch", "--json", "--timeout", "3s"])
             #expect(await vigil.waitForExit())
             #expect(vigil.exitStatus == 0, "\(vigil.standardError)")
             let objects = try VigilOutput.objects(vigil.standardOutput)
@@ -131,7 +136,7 @@ extension InotifyKernelTests {
         }
 
         @Test func storageTakesMountPoints() async throws {
-            let vigil = try VigilProcess(["get", "storage", "/", "/tmp", "--json"])
+            let vigil = try ChildProcess(vigil: ["get", "storage", "/", "/tmp", "--json"])
             #expect(await vigil.waitForExit())
             #expect(vigil.exitStatus == 0, "\(vigil.standardError)")
             let object = try #require(try VigilOutput.objects(vigil.standardOutput).first)
@@ -139,7 +144,7 @@ extension InotifyKernelTests {
         }
 
         @Test func listJSONAndVersion() async throws {
-            let list = try VigilProcess(["list", "--json"])
+            let list = try ChildProcess(vigil: ["list", "--json"])
             #expect(await list.waitForExit())
             #expect(list.exitStatus == 0)
             let objects = try VigilOutput.objects(list.standardOutput)
@@ -147,7 +152,7 @@ extension InotifyKernelTests {
             #expect(objects.allSatisfy { $0["id"] is String && $0["available"] is Bool })
             #expect(objects.first { $0["id"] as? String == "files" }?["argument"] as? String == "PATH")
 
-            let version = try VigilProcess(["--version"])
+            let version = try ChildProcess(vigil: ["--version"])
             #expect(await version.waitForExit())
             #expect(version.exitStatus == 0)
             #expect(version.standardOutput.range(of: #"^vigil \d+\.\d+\.\d+\n$"#, options: .regularExpression) != nil)

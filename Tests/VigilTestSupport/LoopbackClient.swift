@@ -3,18 +3,18 @@ import Glibc
 import Testing
 
 /// A blocking TCP client on loopback for the server tests, every wait bounded by a receive timeout.
-final class LoopbackClient {
-    let fd: Int32
+package final class LoopbackClient {
+    package let fd: Int32
 
     /// One parsed response.
-    struct Response {
-        var status: Int
-        var headers: [String: String]
-        var body: String
+    package struct Response {
+        package var status: Int
+        package var headers: [String: String]
+        package var body: String
     }
 
     /// Connects to `127.0.0.1:port`; receives wait at most `timeout` seconds.
-    init(port: UInt16, timeout: Int = 10) throws {
+    package init(port: UInt16, timeout: Int = 10) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         try #require(fd >= 0)
         var wait = timeval(tv_sec: timeout, tv_usec: 0)
@@ -41,12 +41,12 @@ final class LoopbackClient {
 
     /// Sends all of `text`; false if the peer closed.
     @discardableResult
-    func send(_ text: String) -> Bool {
+    package func send(_ text: String) -> Bool {
         send(Array(text.utf8))
     }
 
     @discardableResult
-    func send(_ bytes: [UInt8]) -> Bool {
+    package func send(_ bytes: [UInt8]) -> Bool {
         var offset = 0
         while offset < bytes.count {
             let sent = bytes.withUnsafeBytes {
@@ -61,7 +61,7 @@ final class LoopbackClient {
     private var buffer: [UInt8] = []
 
     /// Reads one response; nil when the connection closed (or the wait timed out) first.
-    func readResponse(head: Bool = false) -> Response? {
+    package func readResponse(head: Bool = false) -> Response? {
         while true {
             if let response = takeResponse(head: head) { return response }
             guard fill() else { return nil }
@@ -69,7 +69,7 @@ final class LoopbackClient {
     }
 
     /// Whether the server closed the connection (end of file) within the receive timeout.
-    func waitForClose() -> Bool {
+    package func waitForClose() -> Bool {
         while true {
             var chunk = [UInt8](repeating: 0, count: 65_536)
             let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
@@ -109,6 +109,6 @@ final class LoopbackClient {
 }
 
 /// `connect(2)` failed with `errno`.
-struct ConnectionRefused: Error {
-    let errno: Int32
+package struct ConnectionRefused: Error {
+    package let errno: Int32
 }

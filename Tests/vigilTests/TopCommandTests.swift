@@ -188,29 +188,19 @@ struct TopCommandTests {
         let top = try await Fixture()
         #expect(await top.screenEventually { $0.contains("memory") })
         let pid = try #require(top.tmux.vigilPID)
-        let start = try #require(Self.cpuTicks(of: pid))
+        let start = try #require(ProcessProbe.cpuTicks(of: pid))
         try await Task.sleep(for: .seconds(2))
-        let end = try #require(Self.cpuTicks(of: pid))
+        let end = try #require(ProcessProbe.cpuTicks(of: pid))
         let fraction = Double(end - start) / Double(sysconf(Int32(_SC_CLK_TCK))) / 2
         #expect(fraction < 0.2, "vigil top used \(fraction * 100) % of a CPU while idle")
         await top.quit()
-    }
-
-    /// utime + stime, the 14th and 15th fields of `/proc/PID/stat` (counted after the command name's parenthesis).
-    static func cpuTicks(of pid: pid_t) -> Int? {
-        guard let stat = readWholeFile("/proc/\(pid)/stat"),
-            let end = stat.lastIndex(of: ")")
-        else { return nil }
-        let fields = stat[stat.index(after: end)...].split(separator: " ")
-        guard fields.count > 13, let user = Int(fields[11]), let system = Int(fields[12]) else { return nil }
-        return user + system
     }
 }
 
 /// `vigil top` without a terminal.
 @Suite(.timeLimit(.minutes(10))) struct TopWithoutTerminalTests {
     @Test func notATerminalIsAUsageErrorThatSaysSo() async throws {
-        let vigil = try VigilProcess(["top"])
+        let vigil = try ChildProcess(vigil: ["top"])
         #expect(await vigil.waitForExit())
         #expect(vigil.exitStatus == 2)
         #expect(vigil.standardError.contains("standard output is not"), "\(vigil.standardError)")
@@ -218,7 +208,7 @@ struct TopCommandTests {
     }
 
     @Test func helpDescribesTheKeysAndStatuses() async throws {
-        let vigil = try VigilProcess(["top", "--help"])
+        let vigil = try ChildProcess(vigil: ["top", "--help"])
         #expect(await vigil.waitForExit())
         #expect(vigil.exitStatus == 0)
         #expect(vigil.standardOutput.contains("vigil top [PATH]"))

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+import VigilTestSupport
 
 /// `--help`, the completion scripts and the man page list every option of every command's table.
 @Suite(.timeLimit(.minutes(10))) struct VigilHelpTests {
@@ -21,7 +22,7 @@ import Testing
     static let global = ["--sys-root", "--proc-root", "--netns", "--help", "-h"]
 
     func run(_ arguments: [String]) async throws -> String {
-        let vigil = try VigilProcess(arguments)
+        let vigil = try ChildProcess(vigil: arguments)
         #expect(await vigil.waitForExit())
         #expect(vigil.exitStatus == 0, "\(arguments): \(vigil.standardError)")
         return vigil.standardOutput

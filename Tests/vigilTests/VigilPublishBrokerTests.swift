@@ -1,56 +1,52 @@
 import Foundation
 import Glibc
 import Testing
+import VigilTestSupport
 
 /// `vigil publish` end to end against a real `mosquitto` started by each test, read with `mosquitto_sub -v`.
 @Suite(.timeLimit(.minutes(10)), .disabled(if: Mosquitto.missing != nil, "\(Mosquitto.missing ?? "")"))
 struct VigilPublishBrokerTests {
-    /// A folder for `files` to watch, removed at the end.
-    private func temporaryFolder() throws -> String {
-        var template = Array((NSTemporaryDirectory() + "vigil-watched-XXXXXX").utf8CString)
-        let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) } != nil
-        try #require(made)
-        return String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
-
     /// `vigil publish` on `broker` under a topic prefix of its own.
     private func publish(_ broker: Mosquitto, prefix: String, _ extra: [String]) throws -> ChildProcess {
-        let vigil = try #require(ChildProcess.vigil, "build the vigil product first (swift build)")
-        return try ChildProcess(
-            vigil, ["publish", "--broker", "mqtt://127.0.0.1:\(broker.port)", "--topic", prefix] + extra)
+        try ChildProcess(vigil: ["publish", "--broker", "mqtt://127.0.0.1:\(broker.port)", "--topic", prefix] + extra)
     }
 
     /// The lines `PREFIX/SUBTOPIC PAYLOAD` that `subscriber` printed for `subtopic`.
     private func lines(_ subscriber: ChildProcess, _ topic: String) -> [Substring] {
-        subscriber.output.split(separator: "\n").filter { $0.hasPrefix(topic + " ") }
+        subscriber.standardOutput.split(separator: "\n").filter { $0.hasPrefix(topic + " ") }
     }
 
     /// Expects `PREFIX/status online` as the latest status, and a reading with a value for each of `sources`.
     private func expectOnlineAndReadings(
         _ subscriber: ChildProcess, _ prefix: String, _ sources: [String], _ vigil: ChildProcess
     ) async {
-        let online = await waitUntil { lines(subscriber, prefix + "/status").last == "\(prefix)/status online" }
-        #expect(online, "\(subscriber.output)\n\(vigil.errors)")
+        let online = await eventually(within: 15) {
+            lines(subscriber, prefix + "/status").last == "\(prefix)/status online"
+        }
+        #expect(online, "\(subscriber.standardOutput)\n\(vigil.standardError)")
         for source in sources {
-            let reading = await waitUntil {
+            let reading = await eventually(within: 15) {
                 lines(subscriber, prefix + "/" + source).contains { $0.contains(#""status":"ok""#) }
             }
-            #expect(reading, "no \(source) reading: \(subscriber.output)\n\(vigil.errors)")
+            #expect(reading, "no \(source) reading: \(subscriber.standardOutput)\n\(vigil.standardError)")
         }
     }
 
     @Test func publishesOnlineEveryReadingAndTheWillAfterSIGKILL() async throws {
         let broker = try await Mosquitto()
-        let folder = try temporaryFolder()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let watched = TemporaryDirectory("vigil-watched")
+        let folder = watched.path
         let subscriber = try broker.subscribe("vigil/#")
         let vigil = try publish(broker, prefix: "vigil/test", ["memory", "storage", "files", folder])
         await expectOnlineAndReadings(subscriber, "vigil/test", ["memory", "storage"], vigil)
         // Retained: a subscriber that comes later still gets the state (and the status).
         let late = try broker.subscribe("vigil/test/memory")
-        #expect(await waitUntil { late.output.contains(#""source":"memory""#) })
+        #expect(await eventually(within: 15) { late.standardOutput.contains(#""source":"memory""#) })
         _ = FileManager.default.createFile(atPath: folder + "/touched", contents: nil)
-        #expect(await waitUntil { lines(subscriber, "vigil/test/files").contains { $0.contains(folder + "/touched") } })
+        #expect(
+            await eventually(within: 15) {
+                lines(subscriber, "vigil/test/files").contains { $0.contains(folder + "/touched") }
+            })
         let envelope = try #require(
             lines(subscriber, "vigil/test/memory").last?.split(separator: " ", maxSplits: 1).last)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(envelope.utf8)) as? [String: Any])
@@ -58,8 +54,8 @@ struct VigilPublishBrokerTests {
 
         await vigil.stop(with: SIGKILL)
         #expect(
-            await waitUntil { lines(subscriber, "vigil/test/status").last == "vigil/test/status offline" },
-            "no will after SIGKILL: \(subscriber.output)")
+            await eventually(within: 15) { lines(subscriber, "vigil/test/status").last == "vigil/test/status offline" },
+            "no will after SIGKILL: \(subscriber.standardOutput)")
         await subscriber.stop()
         await late.stop()
         await broker.stop()
@@ -68,16 +64,22 @@ struct VigilPublishBrokerTests {
     @Test func reconnectsByItselfAfterTheBrokerRestartsAndDeliversTheLatestReadings() async throws {
         let broker = try await Mosquitto()
         let vigil = try publish(broker, prefix: "vigil/restart", ["--qos", "1", "memory", "storage"])
-        #expect(await waitUntil { vigil.errors.contains("connected to 127.0.0.1:\(broker.port)") }, "\(vigil.errors)")
+        #expect(
+            await eventually(within: 15) { vigil.standardError.contains("connected to 127.0.0.1:\(broker.port)") },
+            "\(vigil.standardError)")
         await broker.stop()
-        #expect(await waitUntil { vigil.errors.contains("reconnecting in") }, "\(vigil.errors)")
+        #expect(
+            await eventually(within: 15) { vigil.standardError.contains("reconnecting in") }, "\(vigil.standardError)")
         try await broker.start()
         // The restarted broker has no persistence: whatever it has now, vigil sent after reconnecting.
         let subscriber = try broker.subscribe("vigil/restart/#", qos: 1)
         await expectOnlineAndReadings(subscriber, "vigil/restart", ["memory", "storage"], vigil)
-        #expect(vigil.errors.components(separatedBy: "connected to 127.0.0.1").count - 1 >= 2)
-        #expect(await vigil.stop())
-        #expect(await waitUntil { lines(subscriber, "vigil/restart/status").last == "vigil/restart/status offline" })
+        #expect(vigil.standardError.components(separatedBy: "connected to 127.0.0.1").count - 1 >= 2)
+        #expect(await vigil.stop() != nil)
+        #expect(
+            await eventually(within: 15) {
+                lines(subscriber, "vigil/restart/status").last == "vigil/restart/status offline"
+            })
         await subscriber.stop()
         await broker.stop()
     }
@@ -87,8 +89,10 @@ struct VigilPublishBrokerTests {
         let vigil = try publish(broker, prefix: "vigil/ha", ["--homeassistant", "memory"])
         let subscriber = try broker.subscribe("homeassistant/#")
         #expect(
-            await waitUntil { subscriber.output.contains("/memory/config ") }, "\(subscriber.output)\n\(vigil.errors)")
-        let line = try #require(subscriber.output.split(separator: "\n").first { $0.contains("/memory/config ") })
+            await eventually(within: 15) { subscriber.standardOutput.contains("/memory/config ") },
+            "\(subscriber.standardOutput)\n\(vigil.standardError)")
+        let line = try #require(
+            subscriber.standardOutput.split(separator: "\n").first { $0.contains("/memory/config ") })
         let parts = line.split(separator: " ", maxSplits: 1)
         #expect(parts[0].hasPrefix("homeassistant/sensor/vigil_"))
         let config = try #require(try JSONSerialization.jsonObject(with: Data(parts[1].utf8)) as? [String: Any])
@@ -104,15 +108,15 @@ struct VigilPublishBrokerTests {
 
     @Test func idleCPUStaysNearZeroWithASubscriberAttached() async throws {
         let broker = try await Mosquitto()
-        let folder = try temporaryFolder()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let watched = TemporaryDirectory("vigil-watched")
+        let folder = watched.path
         let subscriber = try broker.subscribe("vigil/#")
         let vigil = try publish(broker, prefix: "vigil/idle", ["files", folder])
-        #expect(await waitUntil { subscriber.output.contains("vigil/idle/status online") })
+        #expect(await eventually(within: 15) { subscriber.standardOutput.contains("vigil/idle/status online") })
         try await Task.sleep(for: .milliseconds(300))
-        let before = try #require(vigil.cpuSeconds())
+        let before = try #require(vigil.cpuSeconds)
         try await Task.sleep(for: .seconds(2))
-        let after = try #require(vigil.cpuSeconds())
+        let after = try #require(vigil.cpuSeconds)
         // An idle publisher sleeps in epoll_wait; 0.2 s of CPU in 2 s would be a busy loop on a loaded machine.
         #expect(after - before < 0.2, "vigil publish used \(after - before) s of CPU in 2 s while idle")
         await vigil.stop()
@@ -136,9 +140,9 @@ struct VigilPublishBrokerTests {
             case .closesMidPacket: "closed the connection in the middle of a packet"
             case .neverReads: "no answer from 127.0.0.1:\(broker.port)"
             }
-        #expect(await waitUntil(seconds: 30) { vigil.errors.contains(expected) }, "\(vigil.errors)")
-        #expect(await waitUntil(seconds: 30) { broker.accepted >= 2 }, "no second connection: \(vigil.errors)")
-        #expect(vigil.isRunning, "vigil exited: \(vigil.errors)")
-        #expect(await vigil.stop())
+        #expect(await eventually(within: 30) { vigil.standardError.contains(expected) }, "\(vigil.standardError)")
+        #expect(await eventually(within: 30) { broker.accepted >= 2 }, "no second connection: \(vigil.standardError)")
+        #expect(vigil.isRunning, "vigil exited: \(vigil.standardError)")
+        #expect(await vigil.stop() != nil)
     }
 }

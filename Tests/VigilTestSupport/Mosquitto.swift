@@ -1,31 +1,31 @@
 import Foundation
 import Glibc
-import Synchronization
 import Testing
+import Vigil
 
 /// A real `mosquitto` broker on a free loopback port, configured in a temporary folder the test owns (anonymous,
 /// no persistence), stopped when released.
-final class Mosquitto: Sendable {
-    static let broker = ChildProcess.find("/usr/sbin/mosquitto", "/usr/bin/mosquitto")
-    static let subscriber = ChildProcess.find("/usr/bin/mosquitto_sub")
+package final class Mosquitto: Sendable {
+    package static let broker = ChildProcess.find("/usr/sbin/mosquitto", "/usr/bin/mosquitto")
+    package static let subscriber = ChildProcess.find("/usr/bin/mosquitto_sub")
     /// Why the real-broker tests cannot run here, or nil when they can.
-    static let missing: String? =
+    package static let missing: String? =
         broker == nil || subscriber == nil
         ? "mosquitto and mosquitto_sub are not installed (.ci/setup installs them)" : nil
 
-    let port: UInt16
-    let folder: String
-    private let process = Mutex<ChildProcess?>(nil)
+    package let port: UInt16
+    private let directory: TemporaryDirectory
+    /// The folder holding the configuration, removed when the broker is released.
+    package var folder: String { directory.path }
+    private let process = FutexMutex<ChildProcess?>(nil)
 
     /// Writes the configuration and starts the broker; waits until it accepts connections.
     ///
     /// A port found free can be taken before the broker binds it (by another test's listener, or as the local port
     /// of any outgoing connection), so a broker that finds its port in use is started again on a new one.
-    init() async throws {
-        var template = Array((NSTemporaryDirectory() + "vigil-mqtt-XXXXXX").utf8CString)
-        let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) } != nil
-        try #require(made, "mkdtemp failed")
-        folder = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    package init() async throws {
+        let directory = TemporaryDirectory("vigil-mqtt")
+        let folder = directory.path
         var launched: (port: UInt16, broker: ChildProcess)?
         for _ in 0..<5 where launched == nil {
             let candidate = try freeLoopbackPort()
@@ -34,51 +34,51 @@ final class Mosquitto: Sendable {
             let broker = try await Self.launch(folder: folder, port: candidate)
             if broker.isRunning { launched = (candidate, broker) }
             try #require(
-                broker.isRunning || broker.errors.contains("Address already in use"),
-                "mosquitto did not start: \(broker.errors)")
+                broker.isRunning || broker.standardError.contains("Address already in use"),
+                "mosquitto did not start: \(broker.standardError)")
         }
         let (port, broker) = try #require(launched, "mosquitto found every port it was given in use")
         self.port = port
+        self.directory = directory
         process.withLock { $0 = broker }
     }
 
     deinit {
         process.withLock { $0 = nil }
-        try? FileManager.default.removeItem(atPath: folder)
     }
 
     /// Starts the broker again on the same port.
-    func start() async throws {
+    package func start() async throws {
         let broker = try await Self.launch(folder: folder, port: port)
         process.withLock { $0 = broker }
-        try #require(broker.isRunning, "mosquitto did not start: \(broker.errors)")
+        try #require(broker.isRunning, "mosquitto did not start: \(broker.standardError)")
     }
 
     /// Starts `mosquitto` with the configuration in `folder`; returns once it accepts connections on `port` or has
     /// exited.
     private static func launch(folder: String, port: UInt16) async throws -> ChildProcess {
         let broker = try ChildProcess(try #require(Self.broker), ["-c", folder + "/mosquitto.conf"])
-        _ = await waitUntil { canConnect(port: port) || !broker.isRunning }
+        _ = await eventually(within: 15) { canConnect(port: port) || !broker.isRunning }
         if !broker.isRunning { _ = await broker.waitForExit() }
         return broker
     }
 
     /// Stops the broker (SIGTERM) and waits until it has exited.
-    func stop() async {
+    package func stop() async {
         let broker = process.withLock { $0 }
-        if let broker, await !broker.stop() { await broker.stop(with: SIGKILL) }
+        if let broker, await broker.stop() == nil { await broker.stop(with: SIGKILL) }
         process.withLock { $0 = nil }
     }
 
     /// `mosquitto_sub -v` on `topic`, printing `TOPIC PAYLOAD` lines.
-    func subscribe(_ topic: String, qos: Int = 0) throws -> ChildProcess {
+    package func subscribe(_ topic: String, qos: Int = 0) throws -> ChildProcess {
         try ChildProcess(
             try #require(Self.subscriber), ["-h", "127.0.0.1", "-p", "\(port)", "-v", "-q", "\(qos)", "-t", topic])
     }
 }
 
 /// A loopback port nobody listens on now (bound to port 0, then released).
-func freeLoopbackPort() throws -> UInt16 {
+package func freeLoopbackPort() throws -> UInt16 {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     try #require(fd >= 0)
     defer { close(fd) }
@@ -91,7 +91,7 @@ func freeLoopbackPort() throws -> UInt16 {
 }
 
 /// The loopback port socket `fd` is bound to.
-func localPort(of fd: Int32) -> UInt16 {
+package func localPort(of fd: Int32) -> UInt16 {
     var address = sockaddr_in()
     var length = socklen_t(16)
     _ = withUnsafeMutablePointer(to: &address) {
@@ -101,7 +101,7 @@ func localPort(of fd: Int32) -> UInt16 {
 }
 
 /// `127.0.0.1:port` as a `sockaddr_in`.
-func loopback(port: UInt16) -> sockaddr_in {
+package func loopback(port: UInt16) -> sockaddr_in {
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_port = port.bigEndian
@@ -110,7 +110,7 @@ func loopback(port: UInt16) -> sockaddr_in {
 }
 
 /// Whether a TCP connect to `127.0.0.1:port` succeeds now.
-func canConnect(port: UInt16) -> Bool {
+package func canConnect(port: UInt16) -> Bool {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard fd >= 0 else { return false }
     defer { close(fd) }

@@ -1,11 +1,12 @@
 import Glibc
 import Testing
+import VigilTestSupport
 
 /// The built `vigil` binary with the IIO catalog entries, end to end on fake trees.
 @Suite(.timeLimit(.minutes(10))) struct IIOCommandTests {
     @Test func listSaysPlainlyThatThereIsNoIIODevice() async throws {
         let empty = FakeSysfsTree()
-        let vigil = try VigilProcess(["list", "--sys-root", empty.root])
+        let vigil = try ChildProcess(vigil: ["list", "--sys-root", empty.root])
         #expect(await vigil.waitForExit())
         #expect(vigil.exitStatus == 0)
         // Output arrives through a pipe handler; wait for the last entry's line too.
@@ -20,21 +21,21 @@ import Testing
     @Test func watchReadsAPolledFakeTree() async throws {
         let tree = FakeIIOTree()
         tree.addDevice(0, name: "als", files: ["in_illuminance_input": "42.5\n"])
-        let vigil = try VigilProcess(["--sys-root", tree.root, "watch", "light"])
+        let vigil = try ChildProcess(vigil: ["--sys-root", tree.root, "watch", "light"])
         #expect(await eventually { vigil.standardOutput.contains("light: 42.5 lx") }, "\(vigil.standardError)")
         vigil.signal(SIGINT)
         #expect(await vigil.waitForExit())
         #expect(vigil.exitStatus == 130)
     }
 
-    @Test(.enabled(if: IIOCaptureTests.captures != nil, "shared/testdata/iio is not beside the checkout"))
+    @Test(.enabled(if: FakeIIOTree.captures != nil, "shared/testdata/iio is not beside the checkout"))
     func watchPlaysACaptureThroughTheDeviceNode() async throws {
         let tree = FakeIIOTree()
         tree.addCaptureAccelerometer()
-        let vigil = try VigilProcess(["--sys-root", tree.root, "watch", "orientation", "--json"])
+        let vigil = try ChildProcess(vigil: ["--sys-root", tree.root, "watch", "orientation", "--json"])
         #expect(await eventually { vigil.standardError.contains("watching") }, "\(vigil.standardError)")
         #expect(tree.read("bus/iio/devices/iio:device0/buffer/enable") == "1")
-        _ = tree.writeToFIFO("dev/iio:device0", try IIOCaptureTests.readCapture("orientation-left-up.bin"))
+        _ = tree.writeToFIFO("dev/iio:device0", try FakeIIOTree.readCapture("orientation-left-up.bin"))
         #expect(await eventually { vigil.standardOutput.contains(#""value":"left-up""#) }, "\(vigil.standardOutput)")
         vigil.signal(SIGINT)
         #expect(await vigil.waitForExit())

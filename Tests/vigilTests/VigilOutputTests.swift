@@ -17,11 +17,11 @@ extension InotifyKernelTests {
         /// Runs `watch files DIRECTORY -e created` with `options`, creates a file of each hostile name, waits for a line
         /// each, removes the files and stops `vigil` with SIGINT.
         static func createHostileNames(in directory: TemporaryDirectory, options: [String]) async throws
-            -> (VigilProcess, [BytePath])
+            -> (ChildProcess, [BytePath])
         {
             let paths = hostileNames.map { BytePathFiles.path(directory.path, $0) }
             defer { for path in paths { BytePathFiles.remove(path) } }
-            let vigil = try VigilProcess(["watch", "files", directory.path, "-e", "created"] + options)
+            let vigil = try ChildProcess(vigil: ["watch", "files", directory.path, "-e", "created"] + options)
             #expect(await eventually { vigil.standardError.contains("watching") }, "\(vigil.standardError)")
             for path in paths { BytePathFiles.write(path) }
             #expect(
@@ -71,15 +71,15 @@ extension InotifyKernelTests {
         /// Runs `watch files DIRECTORY --json` into a pipe nobody reads yet, then writes a file 20,000 times: about
         /// three events a write, far more than the pipe (64 KiB) and the backlog (10,000 lines) hold. Returns the
         /// process, the pipe's read end, and the process's resident memory (kB) before the flood.
-        static func floodAnUnreadPipe(_ directory: TemporaryDirectory) async throws -> (VigilProcess, Int32, Int) {
+        static func floodAnUnreadPipe(_ directory: TemporaryDirectory) async throws -> (ChildProcess, Int32, Int) {
             var ends: [Int32] = [-1, -1]
             try #require(pipe(&ends) == 0)
             // Not inherited by the other tests' children, which would keep the pipe open.
             for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
-            let vigil = try VigilProcess(["watch", "files", directory.path, "--json"], standardOutput: ends[1])
+            let vigil = try ChildProcess(vigil: ["watch", "files", directory.path, "--json"], standardOutput: ends[1])
             close(ends[1])
             #expect(await eventually { vigil.standardError.contains("watching") }, "\(vigil.standardError)")
-            let before = VigilOutput.residentKilobytes(vigil.pid) ?? 0
+            let before = ProcessProbe.residentKilobytes(of: vigil.pid) ?? 0
             let file = directory.file("busy")
             for _ in 0..<20_000 { writeFile(file) }
             return (vigil, ends[0], before)
@@ -91,7 +91,7 @@ extension InotifyKernelTests {
             let (vigil, reader, before) = try await Self.floodAnUnreadPipe(directory)
             defer { close(reader) }
             defer { if vigil.isRunning { vigil.signal(SIGKILL) } }
-            let resident = try #require(VigilOutput.residentKilobytes(vigil.pid))
+            let resident = try #require(ProcessProbe.residentKilobytes(of: vigil.pid))
             // Growth, not the total; under AddressSanitizer freed memory also waits in its quarantine (256 MB).
             let quarantine = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "__asan_init") != nil ? 262_144 : 0
             #expect(
@@ -147,19 +147,19 @@ extension InotifyKernelTests {
             try #require(pipe(&ends) == 0)
             for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
             defer { close(ends[0]) }
-            let vigil = try VigilProcess(
-                ["watch", "files", directory.path, "-e", "modified", "--json"], standardOutput: ends[1])
+            let vigil = try ChildProcess(
+                vigil: ["watch", "files", directory.path, "-e", "modified", "--json"], standardOutput: ends[1])
             close(ends[1])
             defer { if vigil.isRunning { vigil.signal(SIGKILL) } }
             #expect(await eventually { vigil.standardError.contains("watching") }, "\(vigil.standardError)")
-            let before = try #require(VigilOutput.residentKilobytes(vigil.pid))
+            let before = try #require(ProcessProbe.residentKilobytes(of: vigil.pid))
             await Self.floodWithModifications(directory, events: 2_000_000)
             // The highest resident memory while vigil works through what it read. The readings waiting for the
             // output queue were unbounded: 2 million events grew it by about 90 MB, 3 million by 140 MB and
             // climbing; bounded, it grows by about 13 MB whatever the flood.
             var highest = before
             for _ in 0..<20 {
-                highest = max(highest, VigilOutput.residentKilobytes(vigil.pid) ?? 0)
+                highest = max(highest, ProcessProbe.residentKilobytes(of: vigil.pid) ?? 0)
                 try await Task.sleep(for: .milliseconds(100))
             }
             // Under AddressSanitizer freed memory also waits in its quarantine (256 MB); ThreadSanitizer shadows
@@ -183,7 +183,7 @@ extension InotifyKernelTests {
             let full = open("/dev/full", O_WRONLY | O_CLOEXEC)
             try #require(full >= 0)
             defer { close(full) }
-            let vigil = try VigilProcess(["watch", "cpu", "--json"], standardOutput: full)
+            let vigil = try ChildProcess(vigil: ["watch", "cpu", "--json"], standardOutput: full)
             defer { if vigil.isRunning { vigil.signal(SIGKILL) } }
             #expect(await vigil.waitForExit())
             #expect(vigil.exitStatus == 1)
@@ -195,7 +195,7 @@ extension InotifyKernelTests {
             try #require(pipe(&ends) == 0)
             // Not inherited by the other tests' children, which would keep the pipe open.
             for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
-            let vigil = try VigilProcess(["watch", "cpu", "memory", "--json"], standardOutput: ends[1])
+            let vigil = try ChildProcess(vigil: ["watch", "cpu", "memory", "--json"], standardOutput: ends[1])
             close(ends[1])
             defer { if vigil.isRunning { vigil.signal(SIGKILL) } }
             // Like `| head -1`: read the first line, then close the pipe while vigil has nothing more to write.
@@ -211,13 +211,13 @@ extension InotifyKernelTests {
         @Test func idleWatchUsesAlmostNoCPU() async throws {
             let directory = TemporaryDirectory()
             defer { directory.remove() }
-            let vigil = try VigilProcess(["watch", "cpu", "memory", "files", directory.path])
+            let vigil = try ChildProcess(vigil: ["watch", "cpu", "memory", "files", directory.path])
             defer { if vigil.isRunning { vigil.signal(SIGKILL) } }
             #expect(await eventually { vigil.standardError.contains("watching") }, "\(vigil.standardError)")
-            let before = try #require(VigilOutput.cpuTicks(vigil.pid))
+            let before = try #require(ProcessProbe.cpuTicks(of: vigil.pid))
             let start = ContinuousClock.now
             try await Task.sleep(for: .seconds(2))  // the measurement itself: CPU time over two idle seconds
-            let after = try #require(VigilOutput.cpuTicks(vigil.pid))
+            let after = try #require(ProcessProbe.cpuTicks(of: vigil.pid))
             let ticksPerSecond = Double(sysconf(Int32(_SC_CLK_TCK)))
             let fraction = Double(after - before) / ticksPerSecond / ((ContinuousClock.now - start) / .seconds(1))
             // Generous: idle is about 0 %; 10 % leaves room for a loaded CI machine and sanitizers.
@@ -240,7 +240,7 @@ extension InotifyKernelTests {
     {
         let tree = FakeIIOTree()
         tree.addDevice(0, name: "als", files: [file: value + "\n", "in_illuminance_scale": "10\n"])
-        let vigil = try VigilProcess(["--sys-root", tree.root, "get", "light", "--json"])
+        let vigil = try ChildProcess(vigil: ["--sys-root", tree.root, "get", "light", "--json"])
         #expect(await vigil.waitForExit())
         #expect(vigil.exitStatus == status, "\(vigil.standardError)")
         let objects = try VigilOutput.objects(vigil.standardOutput)

@@ -1,13 +1,12 @@
 import Dispatch
 import Glibc
-import Synchronization
 import Testing
-import VigilTestSupport
+import Vigil
 
 /// A loopback listener that plays a broken broker, to show that a publisher survives it.
-final class FakeBroker: Sendable {
+package final class FakeBroker: Sendable {
     /// How the fake broker misbehaves on each connection.
-    enum Behavior: String, Sendable, CaseIterable, CustomTestStringConvertible {
+    package enum Behavior: String, Sendable, CaseIterable, CustomTestStringConvertible {
         /// Answers CONNECT with bytes that are not MQTT.
         case garbage
         /// Sends the first byte of a CONNACK, then closes.
@@ -15,17 +14,17 @@ final class FakeBroker: Sendable {
         /// Accepts CONNECT with a CONNACK, then never reads nor answers again.
         case neverReads
 
-        var testDescription: String { rawValue }
+        package var testDescription: String { rawValue }
     }
 
-    let port: UInt16
+    package let port: UInt16
     private let listener: Int32
     private let behavior: Behavior
-    private let state = Mutex<(accepted: Int, stopped: Bool, open: [Int32])>((0, false, []))
+    private let state = FutexMutex<(accepted: Int, stopped: Bool, open: [Int32])>((0, false, []))
     private let finished = DispatchSemaphore(value: 0)
 
     /// Listens on a free loopback port and serves connections on a Dispatch thread until ``stop()``.
-    init(_ behavior: Behavior) throws {
+    package init(_ behavior: Behavior) throws {
         self.behavior = behavior
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
         try #require(fd >= 0)
@@ -43,7 +42,7 @@ final class FakeBroker: Sendable {
     }
 
     /// Stops serving and closes every socket; call it once, at the end of the test.
-    func stop() {
+    package func stop() {
         state.withLock { $0.stopped = true }
         finished.wait()
         for fd in state.withLock({ $0.open }) { close(fd) }
@@ -51,7 +50,7 @@ final class FakeBroker: Sendable {
     }
 
     /// Connections accepted so far.
-    var accepted: Int { state.withLock { $0.accepted } }
+    package var accepted: Int { state.withLock { $0.accepted } }
 
     private func serve() {
         defer { finished.signal() }

@@ -1,14 +1,15 @@
 import Glibc
+import Testing
 
 /// A fake sysfs root under a fresh temporary directory, with helpers to add IIO devices the way the kernel lays
 /// them out (`<root>/bus/iio/devices/iio:deviceN`), and the device nodes under `<root>/dev`.
 ///
 /// The directory is removed when the value is released.
-final class FakeIIOTree {
-    let root: String
+package final class FakeIIOTree {
+    package let root: String
     private let directory: TemporaryDirectory?
 
-    init() {
+    package init() {
         directory = TemporaryDirectory("vigil-iio")
         root = directory!.path
         makeDirectory("bus/iio/devices")
@@ -16,7 +17,7 @@ final class FakeIIOTree {
     }
 
     /// A tree in an existing directory, which the caller removes.
-    init(at root: String) {
+    package init(at root: String) {
         directory = nil
         self.root = root
         makeDirectory("bus/iio/devices")
@@ -28,18 +29,18 @@ final class FakeIIOTree {
     }
 
     /// The sysfs directory of device N.
-    func devicePath(_ number: Int) -> String {
+    package func devicePath(_ number: Int) -> String {
         "\(root)/bus/iio/devices/iio:device\(number)"
     }
 
     /// The device node path of device N.
-    func nodePath(_ number: Int) -> String {
+    package func nodePath(_ number: Int) -> String {
         "\(root)/dev/iio:device\(number)"
     }
 
     /// Adds device N with a `name` and the given attribute files (relative to the device directory).
     @discardableResult
-    func addDevice(_ number: Int, name: String, files: [String: String] = [:]) -> String {
+    package func addDevice(_ number: Int, name: String, files: [String: String] = [:]) -> String {
         let relative = "bus/iio/devices/iio:device\(number)"
         makeDirectory(relative)
         write("\(relative)/name", name + "\n")
@@ -48,12 +49,12 @@ final class FakeIIOTree {
     }
 
     /// Removes device N's sysfs directory, as the kernel does when the device goes away.
-    func removeDevice(_ number: Int) {
+    package func removeDevice(_ number: Int) {
         TemporaryDirectory.removeTree(devicePath(number))
     }
 
     /// Adds buffered-mode support to device N: `buffer/{enable,length}`, a trigger attribute, and scan elements.
-    func addBuffer(
+    package func addBuffer(
         _ number: Int, elements: [(name: String, index: Int, type: String)], trigger: String? = nil
     ) {
         let device = "bus/iio/devices/iio:device\(number)"
@@ -71,7 +72,7 @@ final class FakeIIOTree {
     }
 
     /// Writes `text` to `relative` under the root, creating directories as needed.
-    func write(_ relative: String, _ text: String) {
+    package func write(_ relative: String, _ text: String) {
         let components = relative.split(separator: "/")
         if components.count > 1 { makeDirectory(components.dropLast().joined(separator: "/")) }
         let path = "\(root)/\(relative)"
@@ -79,7 +80,7 @@ final class FakeIIOTree {
     }
 
     /// Reads a file under the root, without its trailing newline.
-    func read(_ relative: String) -> String? {
+    package func read(_ relative: String) -> String? {
         let descriptor = open("\(root)/\(relative)", O_RDONLY)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
@@ -92,17 +93,17 @@ final class FakeIIOTree {
     }
 
     /// Removes a file under the root.
-    func remove(_ relative: String) {
+    package func remove(_ relative: String) {
         _ = unlink("\(root)/\(relative)")
     }
 
     /// Creates a FIFO under the root (for a device node the test writes scans into).
-    func makeFIFO(_ relative: String) {
+    package func makeFIFO(_ relative: String) {
         precondition(mkfifo("\(root)/\(relative)", 0o600) == 0, "mkfifo: errno \(errno)")
     }
 
     /// Creates `relative` and its parents under the root.
-    func makeDirectory(_ relative: String) {
+    package func makeDirectory(_ relative: String) {
         var path = root
         for component in relative.split(separator: "/") {
             path += "/\(component)"
@@ -114,7 +115,7 @@ final class FakeIIOTree {
 extension FakeIIOTree {
     /// Opens the FIFO at `relative` for writing (the reader must already have it open), writes `bytes` and closes
     /// it, which the reader sees as end of file.
-    func writeToFIFO(_ relative: String, _ bytes: [UInt8], closing: Bool = true) -> Int32 {
+    package func writeToFIFO(_ relative: String, _ bytes: [UInt8], closing: Bool = true) -> Int32 {
         let descriptor = open("\(root)/\(relative)", O_WRONLY | O_NONBLOCK)
         precondition(descriptor >= 0, "open FIFO for writing: errno \(errno)")
         let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
@@ -125,7 +126,7 @@ extension FakeIIOTree {
 
     /// Adds the accelerometer of the real captures: x, y, z `le:s16/32>>0` and a 64-bit timestamp, a buffer, and a
     /// FIFO as its device node.
-    func addCaptureAccelerometer(_ number: Int = 0) {
+    package func addCaptureAccelerometer(_ number: Int = 0) {
         addDevice(
             number, name: "accel_3d",
             files: ["in_accel_x_raw": "0\n", "in_accel_y_raw": "0\n", "in_accel_z_raw": "0\n"])
@@ -136,5 +137,28 @@ extension FakeIIOTree {
                 ("timestamp", 3, "le:s64/64>>0"),
             ])
         makeFIFO("dev/iio:device\(number)")
+    }
+
+    /// The captures folder: `shared/testdata/iio` beside the checkout (CI puts `shared` at `../shared`; a git worktree
+    /// under `wt/` finds it one level further up), or nil when absent.
+    package static let captures: String? = {
+        let repository = String(#filePath).split(separator: "/").dropLast(3).joined(separator: "/")
+        for up in ["..", "../.."] {
+            let folder = "/\(repository)/\(up)/shared/testdata/iio"
+            if access("\(folder)/orientation-normal.bin", R_OK) == 0 { return folder }
+        }
+        return nil
+    }()
+
+    /// The bytes of capture `name`.
+    package static func readCapture(_ name: String) throws -> [UInt8] {
+        let path = "\(try #require(captures))/\(name)"
+        let descriptor = open(path, O_RDONLY)
+        try #require(descriptor >= 0, "cannot open \(path)")
+        defer { close(descriptor) }
+        var bytes = [UInt8](repeating: 0, count: 65536)
+        let count = bytes.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+        try #require(count >= 0)
+        return Array(bytes[0..<count])
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+import VigilTestSupport
 
 /// `vigil watch network` and `vigil watch devices` end to end, inside a namespace of the test's own.
 @Suite(
@@ -10,7 +11,7 @@ struct VigilNetworkCommandTests {
     @Test func watchNetworkJSONInNamespaceShowsANewInterface() async throws {
         let namespace = try NetlinkTestNamespace()
         defer { namespace.remove() }
-        let vigil = try VigilProcess(["watch", "network", "--json", "--netns", namespace.name])
+        let vigil = try ChildProcess(vigil: ["watch", "network", "--json", "--netns", namespace.name])
         defer { if vigil.isRunning { vigil.signal(SIGKILL) } }
         #expect(await eventually(within: 20) { vigil.standardOutput.contains("\n") }, "\(vigil.standardError)")
         let first = try #require(vigil.standardOutput.split(separator: "\n").first)
@@ -34,7 +35,7 @@ struct VigilNetworkCommandTests {
     @Test func watchDevicesInNamespacePrintsUevents() async throws {
         let namespace = try NetlinkTestNamespace()
         defer { namespace.remove() }
-        let vigil = try VigilProcess(["watch", "devices", "--netns", namespace.name])
+        let vigil = try ChildProcess(vigil: ["watch", "devices", "--netns", namespace.name])
         defer { if vigil.isRunning { vigil.signal(SIGKILL) } }
         #expect(await eventually(within: 20) { vigil.standardError.contains("watching") }, "\(vigil.standardError)")
         try namespace.ip("link", "add", "cli2", "type", "veth", "peer", "name", "cli3")
@@ -49,7 +50,7 @@ struct VigilNetworkCommandTests {
     @Test func watchNetworkChangesPrintsOneLinePerIPChange() async throws {
         let namespace = try NetlinkTestNamespace()
         defer { namespace.remove() }
-        let vigil = try VigilProcess(["watch", "network", "--changes", "--netns", namespace.name])
+        let vigil = try ChildProcess(vigil: ["watch", "network", "--changes", "--netns", namespace.name])
         defer { if vigil.isRunning { vigil.signal(SIGKILL) } }
         #expect(
             await eventually(within: 20) { vigil.standardOutput.contains("network: status ") }, "\(vigil.standardError)"
@@ -77,7 +78,7 @@ struct VigilNetworkCommandTests {
     @Test func watchDevicesSubsystemFiltersUevents() async throws {
         let namespace = try NetlinkTestNamespace()
         defer { namespace.remove() }
-        let vigil = try VigilProcess([
+        let vigil = try ChildProcess(vigil: [
             "watch", "devices", "--subsystem", "queues", "--json", "--netns", namespace.name,
         ])
         defer { if vigil.isRunning { vigil.signal(SIGKILL) } }
