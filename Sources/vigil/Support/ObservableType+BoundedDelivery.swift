@@ -34,7 +34,7 @@ extension ObservableType {
 /// The numbers given to values as they are published, and the last one delivered.
 private final class DeliveryNumbers: Sendable {
     private let published = Atomic<Int>(0)
-    private let lastDelivered = Mutex<Int>(0)
+    private let lastDelivered = FutexMutex<Int>(0)
 
     /// The next number, 1 for the first value.
     func nextPublished() -> Int { published.add(1, ordering: .relaxed).newValue }
