@@ -24,7 +24,7 @@ public final class OrientationMonitor: Source {
         var unavailableReason: String?
     }
 
-    private let state = Mutex(State())
+    private let state = FutexMutex(State())
     private let lifecycle = Lifecycle()
 
     /// Creates a monitor that reads `accelerometer`.

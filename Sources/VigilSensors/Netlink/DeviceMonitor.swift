@@ -36,7 +36,7 @@ public final class DeviceMonitor: Source, NetlinkDriven, Sendable {
     private let driver: NetlinkDriver
     private let counters = NetlinkCounters()
     /// The last event published, for ``latest``.
-    private let last = Mutex<DeviceEvent?>(nil)
+    private let last = FutexMutex<DeviceEvent?>(nil)
 
     /// Creates a monitor; it does nothing until ``startMonitoring()``.
     ///

@@ -1,3 +1,5 @@
+import Vigil
+
 /// What a netlink source adds to the ``NetlinkDriver``: its socket, what it does when a socket opens, and how it reads.
 ///
 /// Called by the driver never under a lock: ``openSocket()`` and ``socketOpened(_:generation:isStart:)`` on the
@@ -44,7 +46,7 @@ final class NetlinkDriver: Sendable {
     let loop: EventLoop
     private let lifecycle = Lifecycle()
     private let bufferSize: Int
-    private let state: Mutex<State>
+    private let state: FutexMutex<State>
 
     /// - Parameters:
     ///   - loop: The loop that watches the socket and runs the timers.
@@ -52,7 +54,7 @@ final class NetlinkDriver: Sendable {
     init(loop: EventLoop, bufferSize: Int) {
         self.loop = loop
         self.bufferSize = bufferSize
-        state = Mutex(State(buffer: [UInt8](repeating: 0, count: bufferSize)))
+        state = FutexMutex(State(buffer: [UInt8](repeating: 0, count: bufferSize)))
     }
 
     /// Whether a run is claimed (also while the socket waits to be reopened).

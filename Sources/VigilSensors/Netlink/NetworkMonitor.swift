@@ -51,7 +51,7 @@ public final class NetworkMonitor: Source, NetlinkDriven, Sendable {
     private let root: String
     let driver: NetlinkDriver
     let counters = NetlinkCounters()
-    let state = Mutex(State())
+    let state = FutexMutex(State())
 
     /// Creates a monitor; it does nothing until ``startMonitoring()``.
     ///

@@ -48,7 +48,7 @@ final class AttributeWatch<Value>: Sendable where Value: Sendable & Equatable & 
     let path: String
     let strategy: UpdateStrategy
     private let eventLoop: EventLoop
-    private let state = Mutex(State())
+    private let state = FutexMutex(State())
     private let lifecycle = Lifecycle()
 
     /// - Parameter read: Reads the value; given the open attribute in notification mode (to re-read it from
