@@ -207,7 +207,7 @@ struct MetricsServerTests {
 
 /// Log lines collected from any thread.
 final class LogLines: Sendable {
-    private let storage = Mutex<[String]>([])
+    private let storage = FutexMutex<[String]>([])
 
     var lines: [String] { storage.withLock { $0 } }
 

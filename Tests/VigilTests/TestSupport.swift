@@ -6,8 +6,8 @@ import VigilTestSupport
 
 /// Collects values from callbacks on any thread.
 final class Recorder<Value: Sendable>: Sendable {
-    private let storage = TestLock<[Value]>([])
-    private let completions = TestLock<[Completion]>([])
+    private let storage = FutexMutex<[Value]>([])
+    private let completions = FutexMutex<[Completion]>([])
 
     var values: [Value] { storage.withLock { $0 } }
     var completionsReceived: [Completion] { completions.withLock { $0 } }
@@ -49,9 +49,6 @@ func block(_ queue: DispatchQueue) -> @Sendable () -> Void {
 extension Completion {
     var isFailure: Bool { !isFinished }
 }
-
-/// The package's lock, which ThreadSanitizer sees (Synchronization's Mutex on Linux it does not).
-typealias TestLock<Value> = FutexMutex<Value>
 
 /// Counts live instances: each one counts itself while it exists.
 final class LiveCounter: Sendable {

@@ -13,8 +13,8 @@ import VigilTestSupport
 struct NetworkMonitorContractTests {
     /// Every value and completion a subscription saw.
     private final class Recorder: Sendable {
-        let values = Mutex<[NetworkPath]>([])
-        let completions = Mutex(0)
+        let values = FutexMutex<[NetworkPath]>([])
+        let completions = FutexMutex(0)
         var all: [NetworkPath] { values.withLock { $0 } }
         var last: NetworkPath? { all.last }
 

@@ -15,7 +15,7 @@ struct NetworkMonitorTests {
         try monitor.startMonitoring()
         defer { monitor.stopMonitoring() }
         var path: NetworkPath { monitor.readings.value }
-        let emitted = Mutex<[NetworkPath]>([])
+        let emitted = FutexMutex<[NetworkPath]>([])
         let recorder = monitor.readings.subscribe { next in emitted.withLock { $0.append(next) } }
         defer { recorder.dispose() }
 

@@ -28,7 +28,7 @@ import VigilTestSupport
         let monitor = ClockChangeMonitor()
         #expect(monitor.availability == .available)
         let before = Self.cancelOnSetTimers()
-        let events = Mutex(0)
+        let events = FutexMutex(0)
         let subscription = monitor.readings.subscribe { _ in events.withLock { $0 += 1 } }
         try monitor.startMonitoring()
         #expect(monitor.isMonitoring)

@@ -152,7 +152,7 @@ import VigilTestSupport
         defer { directory.remove() }
         let monitor = FileSystemMonitor(path: directory.path)
         #expect(monitor.latest == nil)
-        let seen = Mutex<[Bool]>([])
+        let seen = FutexMutex<[Bool]>([])
         let subscription = monitor.readings.subscribe { [weak monitor] event in
             seen.withLock { $0.append(monitor?.latest == event) }
         }
@@ -169,7 +169,7 @@ import VigilTestSupport
     @Test func aDeviceMonitorKeepsTheLastEventItPublished() async throws {
         let monitor = DeviceMonitor()
         #expect(monitor.latest == nil)
-        let seen = Mutex<[DeviceEvent]>([])
+        let seen = FutexMutex<[DeviceEvent]>([])
         let subscription = monitor.readings.subscribe { event in seen.withLock { $0.append(event) } }
         defer { subscription.dispose() }
         try monitor.startMonitoring()

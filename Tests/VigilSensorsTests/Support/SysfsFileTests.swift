@@ -68,7 +68,9 @@ import VigilTestSupport
     }
 
     @Test func retryingOnInterruptThrowsErrno() {
-        #expect(throws: Errno.badFileDescriptor) { try retryingOnInterrupt { close(-1) } }
+        #expect(throws: Errno.noSuchFileOrDirectory) {
+            try retryingOnInterrupt { open("/nonexistent/vigil", O_RDONLY) }
+        }
         #expect((try? retryingOnInterrupt { Int32(7) }) == 7)
     }
 }
