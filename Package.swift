@@ -41,7 +41,9 @@ let package = Package(
         .target(name: "VigilTestSupport", path: "Tests/VigilTestSupport"),
         .testTarget(name: "VigilTests", dependencies: ["Vigil", "VigilTesting", "VigilTestSupport"]),
         .testTarget(
-            name: "VigilSensorsTests", dependencies: ["VigilSensors", "Vigil", "CLinuxSupport", "VigilTestSupport"]),
+            name: "VigilSensorsTests",
+            dependencies: ["VigilSensors", "Vigil", "VigilTesting", "CLinuxSupport", "VigilTestSupport"]
+        ),
         .testTarget(name: "VigilMQTTTests", dependencies: ["VigilMQTT", "VigilSensors", "Vigil", "VigilTestSupport"]),
         .testTarget(
             name: "VigilPrometheusTests",
