@@ -23,7 +23,7 @@ let package = Package(
         .target(name: "CMallocCounter", path: "Benchmarks/CMallocCounter"),
         .executableTarget(
             name: "VigilBenchmarks",
-            dependencies: ["Vigil", "VigilSensors", "VigilMQTT", "VigilPrometheus", "CMallocCounter"],
+            dependencies: ["Vigil", "VigilSensors", "VigilMQTT", "VigilPrometheus", "CLinuxSupport", "CMallocCounter"],
             path: "Benchmarks/VigilBenchmarks",
             // LLVM's function merging turns one of two identical subscriber closures (one per subject type) into a
             // jump to the other: an extra branch per delivery for one subject only, which made PublishSubject look

@@ -67,7 +67,7 @@ import VigilTesting
         repeating.cancel()
         let woken = await clock.advance(by: .seconds(10))
         #expect(firings.all.count == 5)
-        #expect(woken == 0, "a cancelled timer's deadline left the heap, so nothing sleeps on the clock for it")
+        #expect(woken == 0, "a cancelled timer's deadline left the heap, so nothing waits on the clock for it")
     }
 
     @Test func aDelayOfZeroOrLessRunsOnTheLoopWithoutAdvancingTheClock() async throws {

@@ -2,7 +2,7 @@ import VigilSensors
 
 extension EventLoop {
     /// Returns once the loop thread has handled what was ready before the call, and every timer due by `delay` from
-    /// now on the loop's clock: a barrier instead of a fixed sleep that hopes the loop got there.
+    /// now on the loop's clock: a barrier instead of a fixed pause that hopes the loop got there.
     ///
     /// Descriptors that were ready are dispatched before the timers of the same wake-up, so a handler that should not
     /// run (a cancelled registration, a stopped source) would have run by the time this returns.
