@@ -1,3 +1,4 @@
+import Dispatch
 import Testing
 import VigilTesting
 
@@ -108,6 +109,35 @@ import VigilTesting
         _ = try loop.schedule(after: .milliseconds(10)) { firings.record("early") }
         await clock.advance(by: .milliseconds(20))
         #expect(firings.all == ["early@0.01 seconds", "a@0.02 seconds", "b@0.02 seconds", "c@0.02 seconds"])
+    }
+
+    /// On the kernel's clock: a handler holds the loop for ten periods; the timer then fires once, and the next
+    /// tick comes a full period later, not the missed ones in a burst.
+    @Test func aRepeatingTimerHeldUpByASlowHandlerIsNotMadeUpInABurst() async throws {
+        let loop = EventLoop()
+        defer { loop.shutdown() }
+        let ticks = Mutex<[ContinuousClock.Instant]>([])
+        let unblocked = Mutex<ContinuousClock.Instant?>(nil)
+        let timer = try loop.schedule(every: .milliseconds(10)) { ticks.withLock { $0.append(.now) } }
+        defer { timer.cancel() }
+        let hold = DispatchSemaphore(value: 0)
+        _ = try loop.schedule(after: .zero) {
+            _ = hold.wait(timeout: .now() + .milliseconds(100))  // a slow handler: nothing signals it
+            unblocked.withLock { $0 = .now }
+        }
+        let enough = await eventually {
+            guard let end = unblocked.withLock({ $0 }) else { return false }
+            return ticks.withLock { $0.filter { $0 >= end }.count } >= 2
+        }
+        #expect(enough)
+        let end = try #require(unblocked.withLock { $0 })
+        let after = ticks.withLock { $0.filter { $0 >= end } }
+        #expect(after.count >= 2)
+        if after.count >= 2 {
+            let gap = after[0].duration(to: after[1])
+            // A period after it, less what a descheduled loop thread can lose between reading the clock and the call.
+            #expect(gap >= .milliseconds(5), "the tick after the late one came \(gap) later: a burst of missed ones")
+        }
     }
 
     @Test func aRepeatingTimerThatFellBehindFiresOnceThenKeepsItsPeriod() {
