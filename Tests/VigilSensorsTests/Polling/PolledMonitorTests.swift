@@ -26,15 +26,20 @@ import VigilTesting
         #expect(Self.celsius(monitor.readings.value) == 50.0)
     }
 
-    @Test func pollingPicksUpChangesAtTheInterval() throws {
+    @Test func pollingPicksUpChangesAtTheInterval() async throws {
         let tree = FakeSysfsTree()
         Self.zone(tree, temp: "45000")
-        let monitor = ThermalMonitor(root: tree.root, updateInterval: .milliseconds(50))
+        let clock = ManualClock()
+        let loop = EventLoop(clock: clock)
+        defer { loop.shutdown() }
+        let monitor = ThermalMonitor(root: tree.root, updateInterval: .milliseconds(50), eventLoop: loop)
         try monitor.startMonitoring()
         defer { monitor.stopMonitoring() }
         tree.write("class/thermal/thermal_zone0/temp", "61500\n")
-        let reading = firstReading(of: monitor.readings) { Self.celsius($0) == 61.5 }
-        #expect(reading != nil, "the 50 ms poll never saw the new temperature")
+        await clock.advance(by: .milliseconds(49))
+        #expect(Self.celsius(monitor.readings.value) == 45.0, "read before the interval")
+        await clock.advance(by: .milliseconds(1))
+        #expect(Self.celsius(monitor.readings.value) == 61.5, "the 50 ms poll did not see the new temperature")
     }
 
     @Test func malformedValueIsNotedAndRecovers() throws {

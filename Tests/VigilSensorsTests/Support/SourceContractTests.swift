@@ -64,36 +64,51 @@ import VigilTesting
 
     @Test func theUpdateIntervalChangesWhileRunning() async throws {
         let tree = Self.thermalTree()
-        let monitor = ThermalMonitor(root: tree.root, updateInterval: .seconds(3600))
+        let clock = ManualClock()
+        let loop = EventLoop(clock: clock)
+        defer { loop.shutdown() }
+        let monitor = ThermalMonitor(root: tree.root, updateInterval: .seconds(3600), eventLoop: loop)
         try monitor.startMonitoring()
         defer { monitor.stopMonitoring() }
         #expect(Self.celsius(monitor) == 45)
         try monitor.setUpdateInterval(.milliseconds(5))
         #expect(monitor.updateInterval == .milliseconds(5))
         tree.write("class/thermal/thermal_zone0/temp", "50000\n")
-        #expect(await eventually(within: 5) { Self.celsius(monitor) == 50 }, "the hourly timer was not replaced")
+        await clock.advance(by: .milliseconds(4))
+        #expect(Self.celsius(monitor) == 45)
+        await clock.advance(by: .milliseconds(1))
+        #expect(Self.celsius(monitor) == 50, "the hourly timer was not replaced by one at 5 ms")
     }
 
     @Test func anIntervalSetWhileStoppedIsUsedByTheNextStart() async throws {
         let tree = Self.thermalTree()
-        let monitor = ThermalMonitor(root: tree.root, updateInterval: .seconds(3600))
+        let clock = ManualClock()
+        let loop = EventLoop(clock: clock)
+        defer { loop.shutdown() }
+        let monitor = ThermalMonitor(root: tree.root, updateInterval: .seconds(3600), eventLoop: loop)
         try monitor.setUpdateInterval(.milliseconds(5))
         try monitor.startMonitoring()
         defer { monitor.stopMonitoring() }
         tree.write("class/thermal/thermal_zone0/temp", "50000\n")
-        #expect(await eventually(within: 5) { Self.celsius(monitor) == 50 })
+        await clock.advance(by: .milliseconds(5))
+        #expect(Self.celsius(monitor) == 50)
     }
 
     @Test func anAttributeMonitorsIntervalChangesWhileRunning() async throws {
         let tree = FakeSysfsTree()
         tree.write("value", "1\n")
-        let monitor = AttributeMonitor(name: "value", integerAt: tree.root + "/value", updateInterval: .seconds(3600))
+        let clock = ManualClock()
+        let loop = EventLoop(clock: clock)
+        defer { loop.shutdown() }
+        let monitor = AttributeMonitor(
+            name: "value", integerAt: tree.root + "/value", updateInterval: .seconds(3600), eventLoop: loop)
         try monitor.startMonitoring()
         defer { monitor.stopMonitoring() }
         #expect(monitor.latest?.status == .value(1))
         try monitor.setUpdateInterval(.milliseconds(5))
         tree.write("value", "2\n")
-        #expect(await eventually(within: 5) { monitor.latest?.status == .value(2) })
+        await clock.advance(by: .milliseconds(5))
+        #expect(monitor.latest?.status == .value(2))
     }
 
     @Test(arguments: [Duration.zero, .milliseconds(-1), .seconds(-3600), .microseconds(999)])
