@@ -42,16 +42,12 @@ enum Epoll {
         FileDescriptor(try retryingOnInterrupt { timerfd_create(clock, Int32(TFD_CLOEXEC | TFD_NONBLOCK)) })
     }
 
-    /// Wraps `timerfd_settime(2)`: a first expiry `delay` from now, then one every `interval` if given; disarmed
-    /// when `delay` is nil.
+    /// Wraps `timerfd_settime(2)`: one expiry `delay` from now, or none when `delay` is nil (disarmed).
     ///
     /// A delay of zero or less is raised to one nanosecond, as zero would disarm the timer.
-    static func arm(_ timer: Int32, after delay: Duration?, repeating interval: Duration? = nil) throws(Errno) {
+    static func arm(_ timer: Int32, after delay: Duration?) throws(Errno) {
         var spec = itimerspec()
-        if let delay {
-            spec.it_value = timespec(max(delay, .nanoseconds(1)))
-            if let interval { spec.it_interval = timespec(interval) }
-        }
+        if let delay { spec.it_value = timespec(max(delay, .nanoseconds(1))) }
         _ = try retryingOnInterrupt { timerfd_settime(timer, 0, &spec, nil) }
     }
 

@@ -47,10 +47,6 @@ public final class EventLoop: Sendable {
         var deadlines = DeadlineHeap()
         /// The deadline the timer descriptor or the sleeper is armed for; nil when neither is known to be.
         var armed: Duration?
-        /// The interval the timer descriptor repeats at by itself (the earliest timer's period, so a lone repeating
-        /// timer costs no `timerfd_settime(2)` per tick); nil when it is one-shot. Non-nil with `armed` nil: the
-        /// descriptor repeats at a phase the loop no longer knows, and must be re-armed or disarmed.
-        var armedPeriod: Duration?
         /// On a clock the kernel cannot follow: the task sleeping on it until `armed`.
         var sleeper: Task<Void, Never>?
         /// Sleepers on a tracking clock that woke and whose due timers have not run yet.
@@ -302,13 +298,10 @@ public final class EventLoop: Sendable {
                 state.deadlines.insert(
                     element.token, deadline: Self.nextDeadline(after: element.deadline, period: period, now: now))
             }
-            // The timer that woke the loop has fired: a one-shot arming is spent, a repeating one armed itself a
-            // period on (unless the loop fell a period behind: then its phase is lost).
-            if let armed = state.armed, let period = state.armedPeriod, armed + period > now {
-                state.armed = armed + period
-            } else {
-                state.armed = nil
-            }
+            // The timer that woke the loop has fired: what was armed is no longer. (It is armed one-shot for each
+            // earliest deadline, relative to now: a repeating kernel timer would keep the phase of the moment it was
+            // armed, not of the deadlines, and drift from them.)
+            state.armed = nil
             defer { state.unsettled = 0 }
             return (due, state.unsettled)
         }
@@ -331,12 +324,9 @@ public final class EventLoop: Sendable {
     /// - Parameter replacing: False when a deadline was just added: arm only if it is earlier than what is armed.
     ///   True after timers ran: arm exactly for the earliest deadline, or disarm when there is none.
     private func arm(_ state: inout State, replacing: Bool) throws(Errno) -> Task<Void, Never>? {
-        let first = state.deadlines.earliest
-        let earliest = first?.deadline
+        let earliest = state.deadlines.earliest?.deadline
         let needed: Bool
-        if state.armed == nil && state.armedPeriod != nil {
-            needed = true
-        } else if replacing {
+        if replacing {
             needed = earliest != state.armed
         } else if let earliest {
             needed = state.armed.map { earliest < $0 } ?? true
@@ -345,11 +335,8 @@ public final class EventLoop: Sendable {
         }
         guard needed else { return nil }
         if let timer = state.timer {
-            var period: Duration?
-            if let first, case .timer(let repeating?) = state.entries[first.token]?.kind { period = repeating }
-            try Epoll.arm(timer.rawValue, after: earliest.map { $0 - clock.now() }, repeating: period)
+            try Epoll.arm(timer.rawValue, after: earliest.map { $0 - clock.now() })
             state.armed = earliest
-            state.armedPeriod = period
             return nil
         }
         state.armed = earliest
