@@ -17,14 +17,29 @@ struct LoopClock: Sendable {
     let tracking: (any TimerTrackingClock)?
 
     init<TimeSource: Clock<Duration>>(_ clock: TimeSource) {
-        let origin = clock.now
-        now = { origin.duration(to: clock.now) }
-        sleep = { deadline in try await clock.sleep(until: origin.advanced(by: deadline), tolerance: nil) }
         tracking = clock as? any TimerTrackingClock
         switch clock {
-        case is ContinuousClock: kernelClock = CLOCK_BOOTTIME
-        case is SuspendingClock: kernelClock = CLOCK_MONOTONIC
-        default: kernelClock = nil
+        case let continuous as ContinuousClock:
+            // Concrete, so reading the time on every wake-up of the loop does not go through generic witnesses.
+            (now, sleep) = Self.reading(continuous)
+            kernelClock = CLOCK_BOOTTIME
+        case let suspending as SuspendingClock:
+            (now, sleep) = Self.reading(suspending)
+            kernelClock = CLOCK_MONOTONIC
+        default:
+            (now, sleep) = Self.reading(clock)
+            kernelClock = nil
         }
+    }
+
+    /// The time since now on `clock`, and a sleep until such an offset.
+    private static func reading<TimeSource: Clock<Duration>>(
+        _ clock: TimeSource
+    ) -> (now: @Sendable () -> Duration, sleep: @Sendable (Duration) async throws -> Void) {
+        let origin = clock.now
+        return (
+            { origin.duration(to: clock.now) },
+            { deadline in try await clock.sleep(until: origin.advanced(by: deadline), tolerance: nil) }
+        )
     }
 }
