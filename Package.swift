@@ -36,9 +36,10 @@ let package = Package(
             dependencies: ["VigilSensors", "VigilMQTT", "VigilPrometheus", "CFuzzSupport"],
             path: "Fuzz/VigilFuzz"
         ),
-        // What more than one test target needs (threads of their own, reading a file whole, finding the built `vigil`);
-        // not a product.
-        .target(name: "VigilTestSupport", path: "Tests/VigilTestSupport"),
+        // What more than one test target needs, once: threads of their own, waits, the process runner and probes,
+        // temporary directories, fake sysfs/procfs/IIO trees and machines, network namespaces, brokers and
+        // clients; not a product.
+        .target(name: "VigilTestSupport", dependencies: ["Vigil", "VigilSensors"], path: "Tests/VigilTestSupport"),
         .testTarget(name: "VigilTests", dependencies: ["Vigil", "VigilTesting", "VigilTestSupport"]),
         .testTarget(
             name: "VigilSensorsTests",
@@ -49,6 +50,8 @@ let package = Package(
             name: "VigilPrometheusTests",
             dependencies: ["VigilPrometheus", "VigilSensors", "Vigil", "VigilTestSupport"]
         ),
+        // The `vigil` tool's tests: they run the built executable as a child process.
+        .testTarget(name: "vigilTests", dependencies: ["VigilSensors", "Vigil", "VigilTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -186,7 +186,7 @@ private func readProcFile(_ path: String) -> String? {
 private final class PerTimerDescriptorLoop: TimerLoop {
     private let epoll: Int32
     private let wake: Int32
-    private let lock = FutexLock<[Int32: @Sendable () -> Void]>([:])
+    private let lock = FutexMutex<[Int32: @Sendable () -> Void]>([:])
     private let finished = Atomic<Bool>(false)
 
     let threadName = "vigil-oldloop"

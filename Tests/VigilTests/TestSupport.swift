@@ -2,11 +2,12 @@ import Dispatch
 import Glibc
 import Synchronization
 import Vigil
+import VigilTestSupport
 
 /// Collects values from callbacks on any thread.
 final class Recorder<Value: Sendable>: Sendable {
-    private let storage = TestLock<[Value]>([])
-    private let completions = TestLock<[Completion]>([])
+    private let storage = FutexMutex<[Value]>([])
+    private let completions = FutexMutex<[Completion]>([])
 
     var values: [Value] { storage.withLock { $0 } }
     var completionsReceived: [Completion] { completions.withLock { $0 } }
@@ -26,16 +27,6 @@ final class LifetimeToken: Sendable {}
 
 struct TestError: Error, Equatable {
     let code: Int
-}
-
-/// Waits up to `timeout` seconds for `condition`, polling; returns whether it became true.
-func eventually(timeout: Double = 10, _ condition: () -> Bool) -> Bool {
-    let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(timeout * 1e9)
-    while DispatchTime.now().uptimeNanoseconds < deadline {
-        if condition() { return true }
-        usleepMilliseconds(1)
-    }
-    return condition()
 }
 
 func usleepMilliseconds(_ milliseconds: Int) {
@@ -58,9 +49,6 @@ func block(_ queue: DispatchQueue) -> @Sendable () -> Void {
 extension Completion {
     var isFailure: Bool { !isFinished }
 }
-
-/// The package's lock, which ThreadSanitizer sees (Synchronization's Mutex on Linux it does not).
-typealias TestLock<Value> = FutexMutex<Value>
 
 /// Counts live instances: each one counts itself while it exists.
 final class LiveCounter: Sendable {

@@ -12,7 +12,7 @@ extension EventLoop {
     /// - Throws: ``SensorError/invalidArgument(name:value:reason:)`` for an interval below 1 ms;
     ///   ``SensorError/systemCall(name:target:errno:)`` if the loop cannot start or arm its timer;
     ///   ``SensorError/unavailable(source:reason:)`` after ``shutdown()``.
-    public func schedule(
+    package func schedule(
         every interval: Duration, handler: @escaping @Sendable () -> Void
     ) throws(SensorError) -> Registration {
         let interval = try interval.validatedUpdateInterval(name: "interval")
@@ -26,7 +26,7 @@ extension EventLoop {
     ///
     /// - Throws: ``SensorError/systemCall(name:target:errno:)`` if the loop cannot start or arm its timer;
     ///   ``SensorError/unavailable(source:reason:)`` after ``shutdown()``.
-    public func schedule(
+    package func schedule(
         after delay: Duration, handler: @escaping @Sendable () -> Void
     ) throws(SensorError) -> Registration {
         try add(.timer(period: nil), delay: delay) { _ in handler() }

@@ -17,9 +17,9 @@ import Vigil
 /// clock until the earliest deadline and then wakes the thread; advancing a `ManualClock` runs the timers due, on the
 /// loop thread as always, and the advance returns once they have run.
 ///
-/// The thread starts lazily with the first registration. ``register(fileDescriptor:interest:handler:)``,
-/// ``schedule(every:handler:)`` and ``Registration/cancel()`` are safe from any thread, including from inside a
-/// handler. Handlers run one at a time on the loop thread, never under a lock of the loop; keep them short (read,
+/// The thread starts lazily with the first registration. `register(fileDescriptor:interest:handler:)`,
+/// `schedule(every:handler:)` and `Registration.cancel()` (package API) are safe from any thread, including from
+/// inside a handler. Handlers run one at a time on the loop thread, never under a lock of the loop; keep them short (read,
 /// parse, publish) and non-blocking.
 public final class EventLoop: Sendable {
     /// The process-wide loop every source uses by default, on `ContinuousClock`.
@@ -62,9 +62,9 @@ public final class EventLoop: Sendable {
     private static let timerToken: UInt64 = 1
     private static let batchSize = 64
     /// The loop thread's name, as shown in `/proc/self/task/*/comm` and by debuggers.
-    public static let threadName = "vigil-loop"
+    package static let threadName = "vigil-loop"
 
-    private let state = Mutex(State())
+    private let state = FutexMutex(State())
     private let clock: LoopClock
     /// `pthread_self()` of the loop thread, 0 before it starts.
     private let loopThread = Atomic<UInt>(0)
@@ -93,7 +93,7 @@ public final class EventLoop: Sendable {
     /// - Returns: The registration; keep it and cancel it to stop watching.
     /// - Throws: ``SensorError/systemCall(name:target:errno:)`` if epoll refuses the descriptor, or
     ///   ``SensorError/unavailable(source:reason:)`` after ``shutdown()``.
-    public func register(
+    package func register(
         fileDescriptor: Int32, interest: Interest, handler: @escaping @Sendable (Interest) -> Void
     ) throws(SensorError) -> Registration {
         try add(.descriptor(fileDescriptor), interest: interest, handler: handler)

@@ -17,7 +17,7 @@ public final class OrientationMonitor: Source {
     /// The latest orientation and when it was decided; the value `undefined` until one is decided.
     public let readings: BehaviorSubject<SensorReading<ScreenOrientation>>
 
-    private let state = Mutex<(orientation: ScreenOrientation, subscription: Subscription?)>((.undefined, nil))
+    private let state = FutexMutex<(orientation: ScreenOrientation, subscription: Subscription?)>((.undefined, nil))
 
     /// Creates a monitor that reads `accelerometer`.
     public init(accelerometer: AccelerometerMonitor) {

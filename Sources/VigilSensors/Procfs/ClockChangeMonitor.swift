@@ -21,7 +21,7 @@ public final class ClockChangeMonitor: Source {
 
     public let readings = PublishSubject<ClockChange>()
     private let eventLoop: EventLoop
-    private let state = Mutex(State())
+    private let state = FutexMutex(State())
 
     /// Creates a monitor; nothing is watched until it starts.
     ///

@@ -46,7 +46,7 @@ public final class MemoryPressureMonitor: Source {
     private let driver: PollingDriver<PressureStall>
     private let mode = SharedValue<PressureStall.Mode>(.snapshot)
     private let open = SharedValue<OpenAttribute?>(nil)
-    private let state = Mutex(State())
+    private let state = FutexMutex(State())
 
     /// Creates a monitor; nothing is read until it starts.
     ///

@@ -14,7 +14,7 @@ public final class BacklightMonitor: Source {
     public let device: String
     private let watch: AttributeWatch<Backlight>
     private let changes: (any ObservableType<[String: String]>)?
-    private let subscription = Mutex<Subscription?>(nil)
+    private let subscription = FutexMutex<Subscription?>(nil)
 
     /// Creates a monitor; nothing is read until it starts.
     ///

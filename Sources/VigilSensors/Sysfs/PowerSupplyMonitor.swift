@@ -32,7 +32,7 @@ public final class PowerSupplyMonitor: Source {
     private let changes: (any ObservableType<[String: String]>)?
     private let eventLoop: EventLoop
     private let driver: PollingDriver<PowerSupplyReading>
-    private let state = Mutex(State())
+    private let state = FutexMutex(State())
 
     /// Creates a monitor; nothing is read until it starts.
     ///
@@ -110,11 +110,14 @@ public final class PowerSupplyMonitor: Source {
     /// Applies one `power_supply` uevent's properties (the path `changes` feeds).
     ///
     /// Runs on the calling thread; publishes when the reading changed. Does nothing when stopped.
-    public func handle(uevent properties: [String: String]) {
+    package func handle(uevent properties: [String: String]) {
         let (name, attributes) = PowerSupply.attributes(fromUevent: properties)
         var externalChanged = false
+        // A name that is not UTF-8 reaches here with U+FFFD in place of its bytes, while the class directory names
+        // the supply escaped: such an event re-reads the directory instead of adding a second, misnamed supply.
+        let named = name.flatMap { $0.unicodeScalars.contains("\u{FFFD}") ? nil : $0 }
         driver.publish { (last) throws(SensorError) in
-            guard properties["ACTION"] == "change", let name, attributes["type"] != nil, let last,
+            guard properties["ACTION"] == "change", let name = named, attributes["type"] != nil, let last,
                 let supply = try? PowerSupply.parse(name: name, attributes: attributes, origin: "uevent of \(name)"),
                 supply.notes.isEmpty
             else {

@@ -1,13 +1,14 @@
 import Testing
 import Vigil
 import VigilSensors
+import VigilTestSupport
 
 /// A dashboard written against the catalog alone: it lists the sources, starts every available one and shows
 /// their readings, with no cast to a concrete source or reading type.
 @Suite(.timeLimit(.minutes(10))) struct CatalogDashboardTests {
     @Test func startsEveryAvailableSourceAndShowsItsReadings() async throws {
         let machine = FakeMachine.equipped()
-        let shown = Mutex<[String: String]>([:])
+        let shown = FutexMutex<[String: String]>([:])
         var running: [CatalogSource] = []
         var subscriptions: [Subscription] = []
         defer {

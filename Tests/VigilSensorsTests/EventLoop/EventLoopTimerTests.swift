@@ -1,5 +1,7 @@
 import Dispatch
 import Testing
+import Vigil
+import VigilTestSupport
 import VigilTesting
 
 @testable import VigilSensors
@@ -8,7 +10,7 @@ import VigilTesting
 @Suite(.timeLimit(.minutes(1))) struct EventLoopTimerTests {
     /// What the handlers saw, in order: a name and the manual clock's time when it ran.
     private final class Firings: Sendable {
-        private let storage = Mutex<[String]>([])
+        private let storage = FutexMutex<[String]>([])
         private let clock: ManualClock
 
         init(_ clock: ManualClock) { self.clock = clock }
@@ -87,7 +89,7 @@ import VigilTesting
         let loop = EventLoop(clock: clock)
         defer { loop.shutdown() }
         let firings = Firings(clock)
-        let own = Mutex<EventLoop.Registration?>(nil)
+        let own = FutexMutex<EventLoop.Registration?>(nil)
         let registration = try loop.schedule(every: .milliseconds(10)) {
             firings.record("tick")
             // Cancels itself and schedules a follow-up: both take the loop's lock, which a handler never runs under.
@@ -116,8 +118,8 @@ import VigilTesting
     @Test func aRepeatingTimerHeldUpByASlowHandlerIsNotMadeUpInABurst() async throws {
         let loop = EventLoop()
         defer { loop.shutdown() }
-        let ticks = Mutex<[ContinuousClock.Instant]>([])
-        let unblocked = Mutex<ContinuousClock.Instant?>(nil)
+        let ticks = FutexMutex<[ContinuousClock.Instant]>([])
+        let unblocked = FutexMutex<ContinuousClock.Instant?>(nil)
         let timer = try loop.schedule(every: .milliseconds(10)) { ticks.withLock { $0.append(.now) } }
         defer { timer.cancel() }
         let hold = DispatchSemaphore(value: 0)

@@ -1,6 +1,7 @@
 import Testing
 import Vigil
 import VigilSensors
+import VigilTestSupport
 import VigilTesting
 
 @Suite(.timeLimit(.minutes(10))) struct IIOReadingTimeTests {

@@ -1,6 +1,8 @@
 import Glibc
 import Synchronization
 import Testing
+import Vigil
+import VigilTestSupport
 
 @testable import VigilSensors
 
@@ -24,7 +26,7 @@ extension InotifyKernelTests {
             }
 
             private final class Published: Sendable {
-                let list = Mutex<[FileSystemEvent]>([])
+                let list = FutexMutex<[FileSystemEvent]>([])
             }
 
             var events: [FileSystemEvent] { published.list.withLock { $0 }.untimed }

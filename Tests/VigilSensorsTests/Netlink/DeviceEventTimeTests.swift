@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Vigil
 import VigilSensors
+import VigilTestSupport
 
 @Suite(.timeLimit(.minutes(10))) struct DeviceEventTimeTests {
     @Test func encodesTheTimeBesideTheEvent() throws {
@@ -17,7 +18,7 @@ import VigilSensors
         let namespace = try NetlinkTestNamespace()
         defer { namespace.remove() }
         let monitor = DeviceMonitor(subsystems: ["net"], namespace: namespace.path)
-        let events = Mutex<[DeviceEvent]>([])
+        let events = FutexMutex<[DeviceEvent]>([])
         let subscription = monitor.readings.subscribe { event in events.withLock { $0.append(event) } }
         defer { subscription.dispose() }
         try monitor.startMonitoring()

@@ -2,6 +2,7 @@ import Glibc
 import Testing
 import Vigil
 import VigilSensors
+import VigilTestSupport
 
 /// The source contract for ``DeviceMonitor``: errors travel in-band and the monitor recovers, the subject is never
 /// failed, start/stop/start keeps publishing, and a released monitor stops.
@@ -11,8 +12,8 @@ import VigilSensors
 struct DeviceMonitorContractTests {
     /// Every event and completion a subscription saw.
     private final class Recorder: Sendable {
-        let events = Mutex<[DeviceEvent]>([])
-        let completions = Mutex(0)
+        let events = FutexMutex<[DeviceEvent]>([])
+        let completions = FutexMutex(0)
         var all: [DeviceEvent] { events.withLock { $0 } }
 
         func subscribe(to monitor: DeviceMonitor) -> Subscription {

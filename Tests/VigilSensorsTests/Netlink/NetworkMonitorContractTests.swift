@@ -4,6 +4,7 @@ import Synchronization
 import Testing
 import Vigil
 import VigilSensors
+import VigilTestSupport
 
 /// The source contract for ``NetworkMonitor``: readings begin pending, start never waits for the kernel, errors
 /// travel in-band and the monitor recovers, the subject is never failed, and a released monitor stops.
@@ -13,8 +14,8 @@ import VigilSensors
 struct NetworkMonitorContractTests {
     /// Every value and completion a subscription saw.
     private final class Recorder: Sendable {
-        let values = Mutex<[NetworkPath]>([])
-        let completions = Mutex(0)
+        let values = FutexMutex<[NetworkPath]>([])
+        let completions = FutexMutex(0)
         var all: [NetworkPath] { values.withLock { $0 } }
         var last: NetworkPath? { all.last }
 

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Vigil
 import VigilSensors
+import VigilTestSupport
 
 @Suite(
     .timeLimit(.minutes(10)),
@@ -14,7 +15,7 @@ struct NetworkMonitorTests {
         try monitor.startMonitoring()
         defer { monitor.stopMonitoring() }
         var path: NetworkPath { monitor.readings.value }
-        let emitted = Mutex<[NetworkPath]>([])
+        let emitted = FutexMutex<[NetworkPath]>([])
         let recorder = monitor.readings.subscribe { next in emitted.withLock { $0.append(next) } }
         defer { recorder.dispose() }
 
@@ -116,7 +117,7 @@ struct NetworkMonitorTests {
         defer { slow.dispose() }
 
         var lines: [String] = []
-        var random = SeededGenerator(seed: 2026)
+        var random = SeededRandom(seed: 2026)
         for step in 0..<1_000 {
             let name = (Bool.random(using: &random) ? "b" : "p") + String(Int.random(in: 0..<pairs, using: &random))
             switch step % 4 {

@@ -2,6 +2,7 @@ import Synchronization
 import Testing
 import Vigil
 import VigilSensors
+import VigilTestSupport
 
 /// A published network path carries the time the mirror changed; a re-dump that finds nothing new publishes nothing.
 @Suite(
@@ -12,7 +13,7 @@ struct NetworkPathTimeTests {
         let namespace = try NetlinkTestNamespace()
         defer { namespace.remove() }
         let monitor = NetworkMonitor(namespace: namespace.path)
-        let published = Mutex<[NetworkPath]>([])
+        let published = FutexMutex<[NetworkPath]>([])
         let subscription = monitor.readings.subscribe { path in published.withLock { $0.append(path) } }
         defer { subscription.dispose() }
         let beforeStart = ContinuousClock.now
@@ -40,7 +41,7 @@ struct NetworkPathTimeTests {
         #expect(first.time < changed.time)
     }
 
-    private func delivered(_ published: borrowing Mutex<[NetworkPath]>, anInterfaceNamed name: String) -> Bool {
+    private func delivered(_ published: borrowing FutexMutex<[NetworkPath]>, anInterfaceNamed name: String) -> Bool {
         published.withLock { $0.contains { $0.interface(named: name) != nil } }
     }
 }

@@ -2,6 +2,7 @@ import Dispatch
 import Testing
 import Vigil
 import VigilSensors
+import VigilTestSupport
 import VigilTesting
 
 @Suite(.timeLimit(.minutes(10))) struct PolledMonitorTests {
@@ -83,7 +84,7 @@ import VigilTesting
         #expect(monitor.isMonitoring)
         monitor.stopMonitoring()
         #expect(!monitor.isMonitoring)
-        let count = Mutex(0)
+        let count = FutexMutex(0)
         let subscription = monitor.readings.subscribe { _ in count.withLock { $0 += 1 } }
         tree.write("class/thermal/thermal_zone0/temp", "70000\n")
         monitor.refresh()
@@ -132,7 +133,7 @@ func usleepSeconds(_ seconds: Double) {
         let loop = EventLoop(clock: clock)
         defer { loop.shutdown() }
         let monitor = ThermalMonitor(root: tree.root, updateInterval: .milliseconds(5), eventLoop: loop)
-        let count = Mutex(0)
+        let count = FutexMutex(0)
         let subscription = monitor.readings.subscribe { reading in
             if case .unavailable = reading.status { count.withLock { $0 += 1 } }
         }

@@ -1,6 +1,7 @@
 import Glibc
 import Testing
 import Vigil
+import VigilTestSupport
 
 @testable import VigilSensors
 
@@ -27,7 +28,7 @@ import Vigil
         let monitor = ClockChangeMonitor()
         #expect(monitor.availability == .available)
         let before = Self.cancelOnSetTimers()
-        let events = Mutex(0)
+        let events = FutexMutex(0)
         let subscription = monitor.readings.subscribe { _ in events.withLock { $0 += 1 } }
         try monitor.startMonitoring()
         #expect(monitor.isMonitoring)

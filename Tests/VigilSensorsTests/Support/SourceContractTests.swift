@@ -1,6 +1,7 @@
 import Glibc
 import Testing
 import Vigil
+import VigilTestSupport
 import VigilTesting
 
 @testable import VigilSensors
@@ -167,7 +168,7 @@ import VigilTesting
         defer { directory.remove() }
         let monitor = FileSystemMonitor(path: directory.path)
         #expect(monitor.latest == nil)
-        let seen = Mutex<[Bool]>([])
+        let seen = FutexMutex<[Bool]>([])
         let subscription = monitor.readings.subscribe { [weak monitor] event in
             seen.withLock { $0.append(monitor?.latest == event) }
         }
@@ -184,7 +185,7 @@ import VigilTesting
     @Test func aDeviceMonitorKeepsTheLastEventItPublished() async throws {
         let monitor = DeviceMonitor()
         #expect(monitor.latest == nil)
-        let seen = Mutex<[DeviceEvent]>([])
+        let seen = FutexMutex<[DeviceEvent]>([])
         let subscription = monitor.readings.subscribe { event in seen.withLock { $0.append(event) } }
         defer { subscription.dispose() }
         try monitor.startMonitoring()

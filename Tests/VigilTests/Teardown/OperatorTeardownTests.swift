@@ -67,7 +67,7 @@ import VigilTesting
         let (subscription, token) = Self.subscribeCapturingAToken(Observable.timer(.seconds(1), clock: clock))
         #expect(await clock.waitForSleepers(1))
         await clock.advance(by: .seconds(1))
-        #expect(eventually { token.isReleased })
+        #expect(eventually(timeout: 10) { token.isReleased })
         withExtendedLifetime(subscription) {}
     }
 
@@ -147,14 +147,14 @@ import VigilTesting
 
 /// A weak reference that tests read from any thread.
 final class WeakBox<Object: AnyObject & Sendable>: Sendable {
-    private let reference: TestLock<WeakReference>
+    private let reference: FutexMutex<WeakReference>
 
     private struct WeakReference: Sendable {
         weak var object: Object?
     }
 
     init(_ object: Object?) {
-        reference = TestLock(WeakReference(object: object))
+        reference = FutexMutex(WeakReference(object: object))
     }
 
     var object: Object? {
