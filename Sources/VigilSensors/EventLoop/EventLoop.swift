@@ -173,6 +173,9 @@ public final class EventLoop: Sendable {
         state.withLock { $0.entries[token] != nil }
     }
 
+    /// How many descriptors and timers are registered, so tests can check that a source leaves none behind.
+    package var registrationCount: Int { state.withLock { $0.entries.count } }
+
     /// Removes `token` (its descriptor from the epoll set, or its deadline from the heap); waits for its running
     /// handler unless called on the loop thread.
     func unregister(_ token: UInt64) {

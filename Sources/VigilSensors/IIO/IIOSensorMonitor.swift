@@ -107,11 +107,7 @@ public final class IIOSensorMonitor<Kind: IIOSensorKind>: Source {
             changes: changes, eventLoop: eventLoop)
     }
 
-    deinit {
-        let (sampler, hotplug) = state.withLock { ($0.sampler, $0.hotplug) }
-        hotplug?.dispose()
-        sampler?.stop()
-    }
+    deinit { stopMonitoring() }
 
     /// How often a polled monitor reads; `nil` in buffered mode, where scans arrive as the device produces them.
     public var updateInterval: Duration? {
@@ -177,7 +173,7 @@ public final class IIOSensorMonitor<Kind: IIOSensorKind>: Source {
     ///
     /// - Throws: ``SensorError`` when there is no fitting device (without hot-plug), an attribute cannot be read (a
     ///   zero scale, a malformed mount matrix or scan type), or the device cannot be configured for buffered mode.
-    public func startMonitoring() throws {
+    public func startMonitoring() throws(SensorError) {
         try start()
     }
 

@@ -14,6 +14,7 @@ import VigilTestSupport
         tree.addCaptureAccelerometer()
         let monitor = OrientationMonitor(root: tree.root, mode: .buffered())
         let accelerations = IIOReadingRecorder(monitor.accelerometer.readings)
+        let orientations = IIOReadingRecorder(monitor.readings)
         try monitor.startMonitoring()
         defer { monitor.stopMonitoring() }
         _ = tree.writeToFIFO("dev/iio:device0", bytes)
@@ -23,7 +24,12 @@ import VigilTestSupport
         try #require(ended, "the device node's end of file was not reported")
         #expect(accelerations.values.last?.description.contains("went away") == true)
         #expect(tree.read("bus/iio/devices/iio:device0/buffer/enable") == "0")
-        return (accelerations.values.compactMap(\.value), monitor.readings.value.value ?? .undefined)
+        // The device that went away makes the orientation unavailable too, with the accelerometer's reason.
+        let forwarded = orientations.wait { readings in
+            if case .unavailable(let reason) = readings.last?.status { reason.contains("went away") } else { false }
+        }
+        #expect(forwarded, "\(orientations.values)")
+        return (accelerations.values.compactMap(\.value), orientations.values.compactMap(\.value).last ?? .undefined)
     }
 
     @Test(.enabled(if: FakeIIOTree.captures != nil, "shared/testdata/iio is not beside the checkout"))

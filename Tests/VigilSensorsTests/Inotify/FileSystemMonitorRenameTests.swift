@@ -26,7 +26,7 @@ extension InotifyKernelTests {
             }
 
             private final class Published: Sendable {
-                let list = FutexMutex<[FileSystemEvent]>([])
+                let list = FutexMutex<[SensorEvent<FileSystemEvent>]>([])
             }
 
             var events: [FileSystemEvent] { published.list.withLock { $0 }.untimed }

@@ -15,15 +15,19 @@ import VigilTestSupport
         reading.value?.supplies.first { $0.name == "BAT0" }
     }
 
-    static func uevent(_ action: String, _ properties: [String: String]) -> [String: String] {
-        var event = ["ACTION": action, "SUBSYSTEM": "power_supply"]
+    static func uevent(_ action: String, _ properties: [String: String]) -> DeviceEvent {
+        var event: [String: String] = [:]
         for (key, value) in properties { event["POWER_SUPPLY_" + key.uppercased()] = value }
-        return event
+        let name = properties["name"] ?? "BAT0"
+        return .uevent(
+            Uevent(
+                action: Uevent.Action(rawValue: action)!, devpath: "/devices/power_supply/" + name,
+                subsystem: "power_supply", properties: event))
     }
 
     @Test func changeUeventSnapshotUpdatesTheSupplyWithoutReadingSysfs() throws {
         let tree = Self.laptop()
-        let changes = PublishSubject<[String: String]>()
+        let changes = PublishSubject<DeviceEvent>()
         let monitor = PowerSupplyMonitor(root: tree.root, updateInterval: .seconds(3600), changes: changes)
         try monitor.startMonitoring()
         defer { monitor.stopMonitoring() }
@@ -44,7 +48,7 @@ import VigilTestSupport
 
     @Test func mainsChangeIsFollowedBySettlingReReads() throws {
         let tree = Self.laptop()
-        let changes = PublishSubject<[String: String]>()
+        let changes = PublishSubject<DeviceEvent>()
         let monitor = PowerSupplyMonitor(
             root: tree.root, updateInterval: .seconds(3600), settleCount: 4, changes: changes)
         try monitor.startMonitoring()
@@ -60,7 +64,7 @@ import VigilTestSupport
 
     @Test func addUeventOrUnparsableSnapshotReReadsTheClass() throws {
         let tree = Self.laptop()
-        let changes = PublishSubject<[String: String]>()
+        let changes = PublishSubject<DeviceEvent>()
         let monitor = PowerSupplyMonitor(root: tree.root, updateInterval: .seconds(3600), changes: changes)
         try monitor.startMonitoring()
         defer { monitor.stopMonitoring() }
@@ -98,7 +102,7 @@ import VigilTestSupport
 
     @Test func stoppedMonitorIgnoresUevents() throws {
         let tree = Self.laptop()
-        let changes = PublishSubject<[String: String]>()
+        let changes = PublishSubject<DeviceEvent>()
         let monitor = PowerSupplyMonitor(root: tree.root, updateInterval: .seconds(3600), changes: changes)
         try monitor.startMonitoring()
         monitor.stopMonitoring()
@@ -113,7 +117,7 @@ extension PowerSupplyMonitorTests {
         let tree = Self.laptop()
         let devices = DeviceMonitor(subsystems: ["power_supply"])
         let monitor = PowerSupplyMonitor(
-            root: tree.root, updateInterval: .seconds(3600), settleCount: 0, changes: devices.ueventProperties)
+            root: tree.root, updateInterval: .seconds(3600), settleCount: 0, changes: devices.readings)
         try monitor.startMonitoring()
         defer { monitor.stopMonitoring() }
         let snapshot = [
