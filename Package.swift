@@ -39,9 +39,15 @@ let package = Package(
         // What more than one test target needs (threads of their own, reading a file whole, finding the built `vigil`);
         // not a product.
         .target(name: "VigilTestSupport", path: "Tests/VigilTestSupport"),
+        // The conformance checker every source must pass (`checkSourceConformance`), with the descriptor and event-loop
+        // probes it uses; apart from VigilTestSupport so the core's tests do not build the sensors.
+        .target(
+            name: "VigilSensorsTestSupport", dependencies: ["VigilSensors", "Vigil", "VigilTestSupport"],
+            path: "Tests/VigilSensorsTestSupport"),
         .testTarget(name: "VigilTests", dependencies: ["Vigil", "VigilTesting", "VigilTestSupport"]),
         .testTarget(
-            name: "VigilSensorsTests", dependencies: ["VigilSensors", "Vigil", "CLinuxSupport", "VigilTestSupport"]),
+            name: "VigilSensorsTests",
+            dependencies: ["VigilSensors", "Vigil", "CLinuxSupport", "VigilTestSupport", "VigilSensorsTestSupport"]),
         .testTarget(name: "VigilMQTTTests", dependencies: ["VigilMQTT", "VigilSensors", "Vigil", "VigilTestSupport"]),
         .testTarget(
             name: "VigilPrometheusTests",

@@ -16,12 +16,13 @@ enum SysfsClass {
     /// One bad entry hides only itself: an entry that is not a directory (a link loop, a stray file) and a device
     /// whose `attributes` or `parse` throws are reported in ``Devices/problems``, and the others are read. A device
     /// whose directory disappears while it is read (a dangling link, an unplug) is left out silently. An absent class
-    /// directory means no devices.
+    /// directory means no devices; an absent root throws.
     ///
     /// - Parameters:
     ///   - attributes: The attribute names to read for a device directory (it may list the directory).
     ///   - parse: Builds a device from its attribute texts; it decides which bad attribute hides what.
-    /// - Throws: A ``SensorError`` only when the class directory exists but cannot be listed.
+    /// - Throws: A ``SensorError`` when the class directory exists but cannot be listed, or when `root` itself is
+    ///   gone.
     static func read<Device>(
         root: String, className: String, include: (String) -> Bool = { _ in true },
         attributes: (String) throws(SensorError) -> [String],
@@ -32,6 +33,9 @@ enum SysfsClass {
         do {
             names = try SysfsFile.listDirectory(classPath)
         } catch .notFound {
+            // No class directory is no devices of the class; no root at all (a tree removed or not mounted) is no
+            // reading: the source says so instead of reporting an empty machine.
+            guard SysfsFile.isDirectory(root) else { throw .notFound(path: root) }
             return Devices()
         }
         var result = Devices<Device>()
