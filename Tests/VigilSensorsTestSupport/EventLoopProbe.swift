@@ -17,6 +17,8 @@ package final class EventLoopProbe: Sendable {
     private let passes = PassCounter()
     /// The loop's epoll descriptor, nil if it could not be found.
     package let epoll: OpenDescriptor?
+    /// The epoll tokens of the loop's own descriptors and of the probe's pipe.
+    private let loopTokens: Set<UInt64>
 
     /// Starts the private loop and finds its epoll descriptor.
     package init() throws {
@@ -35,10 +37,13 @@ package final class EventLoopProbe: Sendable {
             if count > 0 { passes.value.add(count, ordering: .releasing) }
         }
         let pipe = OpenDescriptor.current(readEnd)
-        epoll = OpenDescriptor.all().first { candidate in
+        let epoll = OpenDescriptor.all().first { candidate in
             guard candidate.target == "anon_inode:[eventpoll]", let pipe else { return false }
             return Self.watched(by: candidate.number).contains { $0.number == readEnd && $0.inode == pipe.inode }
         }
+        self.epoll = epoll
+        // The loop's own descriptors (its wake-up eventfd, its timer), there before any source registers.
+        loopTokens = Set(epoll.map { Self.watched(by: $0.number).map(\.token) } ?? [])
     }
 
     /// Ends the loop's thread and closes the probe's pipe.
@@ -60,7 +65,7 @@ package final class EventLoopProbe: Sendable {
     /// The descriptors the loop watches for others than itself and the probe: the source's registrations and timers.
     package func registrations() -> [OpenDescriptor] {
         guard let epoll else { return [] }
-        return Self.watched(by: epoll.number).filter { $0.token != 0 && $0.number != pipeEnds.read }.compactMap {
+        return Self.watched(by: epoll.number).filter { !loopTokens.contains($0.token) }.compactMap {
             OpenDescriptor.current($0.number)
         }
     }
