@@ -53,8 +53,8 @@ public final class CatalogMetrics: Sendable {
         self.argument = argument
         if source.id == "files" {
             state.withLock { state in
-                for kind in FileSystemEvent.Kind.allCases {
-                    Self.count(&state, "vigil_file_events_total", ["path": argument ?? "", "kind": kind.rawValue], 0)
+                for kind in FileSystemEvent.Kind.allCases.map(\.rawValue) + ["overflow", "unavailable"] {
+                    Self.count(&state, "vigil_file_events_total", ["path": argument ?? "", "kind": kind], 0)
                 }
             }
         } else if source.id == "clock" {
@@ -147,12 +147,17 @@ public final class CatalogMetrics: Sendable {
         let argument = argument
         state.withLock { state in
             switch reading {
-            case let event as FileSystemEvent:
-                Self.count(&state, "vigil_file_events_total", ["path": argument ?? "", "kind": event.kind.rawValue])
+            case let event as SensorEvent<FileSystemEvent>:
+                // A directory that cannot be watched hides only itself: counted, not a source that is down.
+                let kind =
+                    switch event.kind {
+                    case .event(let change): change.kind.rawValue
+                    case .overflow: "overflow"
+                    case .unavailable: "unavailable"
+                    }
+                Self.count(&state, "vigil_file_events_total", ["path": argument ?? "", "kind": kind])
             case let event as DeviceEvent:
-                switch event.kind {
-                case .uevent(let uevent):
-                    state.eventReason = nil
+                Self.receive(event, &state) { uevent, state in
                     var labels = ["action": uevent.action.rawValue, "subsystem": uevent.subsystem]
                     let known = state.counters[Counter(name: "vigil_uevents_total", labels: labels)] != nil
                     let series = state.counterOrder.lazy.filter { $0.name == "vigil_uevents_total" }.count
@@ -160,16 +165,28 @@ public final class CatalogMetrics: Sendable {
                         labels["subsystem"] = "other"
                     }
                     Self.count(&state, "vigil_uevents_total", labels)
-                case .overflow:
-                    break
-                case .unavailable(let reason):
-                    state.eventReason = reason
                 }
-            case is ClockChange:
-                Self.count(&state, "vigil_clock_changes_total", [:])
+            case let event as SensorEvent<ClockChange>:
+                Self.receive(event, &state) { _, state in Self.count(&state, "vigil_clock_changes_total", [:]) }
             default:
                 state.latest = reading
             }
+        }
+    }
+
+    /// Counts an event source's event with `count` (and forgets why it could not read), or keeps why it cannot read
+    /// now, which makes the source down until its next event.
+    private static func receive<Payload>(
+        _ event: SensorEvent<Payload>, _ state: inout State, count: (Payload, inout State) -> Void
+    ) {
+        switch event.kind {
+        case .event(let payload):
+            state.eventReason = nil
+            count(payload, &state)
+        case .overflow:
+            break
+        case .unavailable(let reason):
+            state.eventReason = reason
         }
     }
 

@@ -2,7 +2,6 @@ import VigilSensors
 
 extension NetworkPath: ReadingMetrics {
     func addMetrics(to builder: inout MetricFamilyBuilder) {
-        guard case .current = phase else { return }
         builder.gauge(
             "vigil_network_connected",
             "Whether an interface with carrier and a global address carries a default route (1) or not.", isConnected)

@@ -24,10 +24,3 @@ extension SensorReading: ReadingAvailability {
         return nil
     }
 }
-
-extension NetworkPath: ReadingAvailability {
-    var unavailableReason: String? {
-        if case .unavailable(let reason) = phase { return reason }
-        return nil
-    }
-}

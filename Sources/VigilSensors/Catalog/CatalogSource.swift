@@ -79,7 +79,7 @@ public final class CatalogSource: Source {
     ///
     /// - Throws: The ``SensorError`` of the first monitor that cannot start; those already started are stopped
     ///   again.
-    public func startMonitoring() throws {
+    public func startMonitoring() throws(SensorError) {
         try monitors.startMonitoring()
     }
 

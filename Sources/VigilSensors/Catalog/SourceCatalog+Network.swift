@@ -5,7 +5,7 @@ extension SourceCatalog {
     /// ``Options/networkNamespace`` when set.
     ///
     /// The `network` entry's readings begin with the complete first dump of the kernel's tables (or why they cannot
-    /// be read): the monitor's ``NetworkPath/pending`` path, which has no interfaces yet, is not passed on.
+    /// be read): the monitor's `pending` reading, which has no path yet, is not passed on.
     static var networkEntries: [Entry] {
         [
             Entry(
@@ -13,8 +13,8 @@ extension SourceCatalog {
                 availability: { options in networkMonitor(options).availability },
                 build: { options, _ in
                     let monitor = networkMonitor(options)
-                    let dumped = monitor.readings.filter { path in
-                        if case .pending = path.phase { return false }
+                    let dumped = monitor.readings.filter { reading in
+                        if case .pending = reading.status { return false }
                         return true
                     }
                     return CatalogSource(

@@ -16,7 +16,7 @@ extension SourceCatalog {
             },
             .withUevents(id: "backlight", name: "Backlight (sysfs)", subsystem: "backlight") { options, devices in
                 BacklightMonitor(
-                    root: options.sysfsRoot, changes: devices?.ueventProperties, eventLoop: options.eventLoop)
+                    root: options.sysfsRoot, changes: devices?.readings, eventLoop: options.eventLoop)
             },
             .source(id: "cpu", name: "CPU use (/proc/stat)") { options, _ in
                 CPUUsageMonitor(root: options.procfsRoot, eventLoop: options.eventLoop)
@@ -40,7 +40,7 @@ extension SourceCatalog {
     private static func powerSupplies(id: String, name: String) -> Entry {
         .withUevents(id: id, name: name, subsystem: "power_supply") { options, devices in
             PowerSupplyMonitor(
-                root: options.sysfsRoot, changes: devices?.ueventProperties, eventLoop: options.eventLoop)
+                root: options.sysfsRoot, changes: devices?.readings, eventLoop: options.eventLoop)
         }
     }
 

@@ -13,7 +13,7 @@ enum IIOHotplugEvent: Equatable {
 
     /// The event a device event means, or nil when it does not concern an IIO device.
     init?(_ event: DeviceEvent) {
-        guard case .uevent(let uevent) = event.kind else {
+        guard case .event(let uevent) = event.kind else {
             self = .overflow
             return
         }

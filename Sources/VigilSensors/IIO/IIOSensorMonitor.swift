@@ -177,7 +177,7 @@ public final class IIOSensorMonitor<Kind: IIOSensorKind>: Source {
     ///
     /// - Throws: ``SensorError`` when there is no fitting device (without hot-plug), an attribute cannot be read (a
     ///   zero scale, a malformed mount matrix or scan type), or the device cannot be configured for buffered mode.
-    public func startMonitoring() throws {
+    public func startMonitoring() throws(SensorError) {
         try start()
     }
 

@@ -7,8 +7,9 @@ import Vigil
 /// one is kept (so a device lying flat keeps what it had, and starts `undefined`). Readings are a `BehaviorSubject` of
 /// ``SensorReading`` values, each an orientation and the time it was decided (the time of the accelerometer reading
 /// that decided it), that changes only when the orientation does; they are published on the event-loop thread, never
-/// under a lock. An unavailable accelerometer reading leaves the orientation as it was; see ``accelerometer`` for the
-/// reason.
+/// under a lock. An unavailable accelerometer reading makes the orientation `unavailable` with the accelerometer's
+/// reason (stamped with that reading's time), so a consumer learns why no orientation comes; the next acceleration
+/// decides the orientation again.
 public final class OrientationMonitor: Source {
     /// "Orientation".
     public let name = "Orientation"
@@ -17,7 +18,14 @@ public final class OrientationMonitor: Source {
     /// The latest orientation and when it was decided; the value `undefined` until one is decided.
     public let readings: BehaviorSubject<SensorReading<ScreenOrientation>>
 
-    private let state = Mutex<(orientation: ScreenOrientation, subscription: Subscription?)>((.undefined, nil))
+    private struct State {
+        var orientation = ScreenOrientation.undefined
+        /// The reason of the unavailable reading last published; nil while an orientation is published.
+        var unavailableReason: String?
+    }
+
+    private let state = Mutex(State())
+    private let lifecycle = Lifecycle()
 
     /// Creates a monitor that reads `accelerometer`.
     public init(accelerometer: AccelerometerMonitor) {
@@ -64,56 +72,60 @@ public final class OrientationMonitor: Source {
     public func refresh() { accelerometer.refresh() }
 
     /// Whether the accelerometer is running for this monitor.
-    public var isMonitoring: Bool {
-        state.withLock { $0.subscription != nil }
-    }
+    public var isMonitoring: Bool { lifecycle.isRunning }
 
     /// The accelerometer's availability.
     public var availability: Availability {
         accelerometer.availability
     }
 
-    /// Starts the accelerometer and follows its readings; the orientation starts `undefined`.
+    /// Starts the accelerometer and follows its readings; the orientation starts `undefined`. Concurrent calls start
+    /// once.
     ///
     /// - Throws: The accelerometer's ``SensorError`` when it cannot start.
-    public func startMonitoring() throws {
-        guard !isMonitoring else { return }
-        let wasDecided = state.withLock { state in
-            defer { state.orientation = .undefined }
-            return state.orientation != .undefined
-        }
-        if wasDecided { readings.publish(.value(.undefined)) }
-        let subscription = accelerometer.readings.subscribe { [weak self] reading in
-            guard let acceleration = reading.value?.acceleration else { return }
-            self?.update(acceleration, at: reading.time)
-        }
-        state.withLock { $0.subscription = subscription }
-        do {
+    public func startMonitoring() throws(SensorError) {
+        try lifecycle.start { (generation) throws(SensorError) in
+            state.withLock { $0 = State() }
+            if readings.value.status != .value(.undefined) { readings.publish(.value(.undefined)) }
+            let subscription = accelerometer.readings.subscribe { [weak self] reading in
+                self?.follow(reading, generation)
+            }
+            lifecycle.keep(generation) { subscription.dispose() }
             try accelerometer.startMonitoring()
-        } catch {
-            state.withLock { $0.subscription = nil }
-            subscription.dispose()
-            throw error
+            lifecycle.keep(generation) { [accelerometer] in accelerometer.stopMonitoring() }
         }
     }
 
-    /// Stops the accelerometer.
-    public func stopMonitoring() {
-        let subscription = state.withLock { state in
-            defer { state.subscription = nil }
-            return state.subscription
+    /// Stops following the accelerometer, and stops it.
+    public func stopMonitoring() { lifecycle.stop() }
+
+    /// Turns one accelerometer reading of `generation`'s run into an orientation, or into why there is none.
+    private func follow(_ reading: SensorReading<Accelerometer.Value>, _ generation: UInt64) {
+        guard lifecycle.isCurrent(generation) else { return }
+        switch reading.status {
+        case .pending:
+            return
+        case .value(let value):
+            update(value.acceleration, at: reading.time)
+        case .unavailable(let reason):
+            let changed = state.withLock { state in
+                guard state.unavailableReason != reason else { return false }
+                state.unavailableReason = reason
+                return true
+            }
+            if changed {
+                readings.publish(SensorReading(.unavailable(reason: "accelerometer: \(reason)"), time: reading.time))
+            }
         }
-        guard let subscription else { return }
-        subscription.dispose()
-        accelerometer.stopMonitoring()
     }
 
     private func update(_ acceleration: Vector3, at time: ReadingTime) {
         let changed: ScreenOrientation? = state.withLock { state in
             let next = ScreenOrientation.from(
                 acceleration: (acceleration.x, acceleration.y, acceleration.z), previous: state.orientation)
-            guard next != state.orientation else { return nil }
+            guard next != state.orientation || state.unavailableReason != nil else { return nil }
             state.orientation = next
+            state.unavailableReason = nil
             return next
         }
         if let changed { readings.publish(SensorReading(.value(changed), time: time)) }

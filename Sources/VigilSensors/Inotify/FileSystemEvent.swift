@@ -1,10 +1,11 @@
-/// A change a ``FileSystemMonitor`` saw.
+/// A change a ``FileSystemMonitor`` saw: the payload of the ``SensorEvent``s it publishes (lost events and parts of
+/// the tree that cannot be watched are that event's shared `overflow` and `unavailable` cases).
 ///
 /// Paths are ``BytePath``s: a file whose name is not UTF-8 is reported with its exact bytes, and two names that
 /// differ only in Unicode normalization are two different paths.
 ///
 /// As JSON (`Encodable`), an event is an object with `kind`, `path`, `isDirectory`, `time` (RFC 3339, see
-/// ``ReadingTime``), and `oldPath` and `detail` when present. A path is a JSON string: its exact text when it is valid UTF-8 (the usual case, so `"path":"/tmp/a"`).
+/// ``ReadingTime``), and `oldPath` when present. A path is a JSON string: its exact text when it is valid UTF-8 (the usual case, so `"path":"/tmp/a"`).
 /// When it is not, the string is only for display (each invalid sequence becomes U+FFFD) and a parallel field,
 /// `pathBytes` (or `oldPathBytes`), holds the path's exact bytes in standard base64 (RFC 4648, with padding): a reader
 /// that needs the real path decodes that field whenever it is present. Either way the line is valid JSON and nothing
@@ -29,14 +30,9 @@ public struct FileSystemEvent: Hashable, Sendable, Encodable, CustomStringConver
         case watchedObjectDeleted
         /// The watched file or directory itself was moved; ``FileSystemEvent/path`` is its new path if known.
         case watchedObjectMoved
-        /// The kernel's event queue overflowed and events were lost: the consumer must rescan the tree.
-        case overflow
         /// The kernel removed the watch on the watched object (it was deleted or its file system unmounted); no more
         /// events follow until the monitor is started again.
         case watchRemoved
-        /// A directory inside a recursive watch could not be watched (see ``FileSystemEvent/detail``, for example the
-        /// watch limit): changes below ``FileSystemEvent/path`` are not reported.
-        case watchFailed
     }
 
     /// What happened.
@@ -47,8 +43,6 @@ public struct FileSystemEvent: Hashable, Sendable, Encodable, CustomStringConver
     public let oldPath: BytePath?
     /// Whether the entry is a directory.
     public let isDirectory: Bool
-    /// A human explanation for ``Kind/overflow`` and ``Kind/watchFailed``.
-    public let detail: String?
     /// When the event was seen: when the inotify read that brought it returned (one time for the events of a read).
     public let time: ReadingTime
 
@@ -59,17 +53,14 @@ public struct FileSystemEvent: Hashable, Sendable, Encodable, CustomStringConver
     ///   - path: The path of the object the event is about.
     ///   - oldPath: For a move, the path before it.
     ///   - isDirectory: Whether the object is a directory.
-    ///   - detail: A human explanation, for an overflow or a failed watch.
     ///   - time: When the event was seen; now by default.
     public init(
-        kind: Kind, path: BytePath, oldPath: BytePath? = nil, isDirectory: Bool = false, detail: String? = nil,
-        time: ReadingTime = .now()
+        kind: Kind, path: BytePath, oldPath: BytePath? = nil, isDirectory: Bool = false, time: ReadingTime = .now()
     ) {
         self.kind = kind
         self.path = path
         self.oldPath = oldPath
         self.isDirectory = isDirectory
-        self.detail = detail
         self.time = time
     }
 
@@ -80,12 +71,11 @@ public struct FileSystemEvent: Hashable, Sendable, Encodable, CustomStringConver
         if let oldPath { line += oldPath.description + " -> " }
         line += path.description
         if isDirectory { line += "/" }
-        if let detail { line += ": " + detail }
         return line
     }
 
     private enum CodingKeys: String, CodingKey {
-        case kind, path, pathBytes, oldPath, oldPathBytes, isDirectory, detail, time
+        case kind, path, pathBytes, oldPath, oldPathBytes, isDirectory, time
     }
 
     /// Encodes the event as described in the type's discussion: `pathBytes`/`oldPathBytes` appear only for a path
@@ -100,7 +90,11 @@ public struct FileSystemEvent: Hashable, Sendable, Encodable, CustomStringConver
             if !oldPath.isValidUTF8 { try container.encode(oldPath.base64, forKey: .oldPathBytes) }
         }
         try container.encode(isDirectory, forKey: .isDirectory)
-        try container.encodeIfPresent(detail, forKey: .detail)
         try container.encode(time, forKey: .time)
     }
+}
+
+extension SensorEvent where Payload == FileSystemEvent {
+    /// The file-system event as a published event, with the event's own time.
+    init(_ event: FileSystemEvent) { self.init(.event(event), time: event.time) }
 }

@@ -16,21 +16,24 @@ import Vigil
 /// A single file is watched through its parent directory, so an editor's atomic save (write a temp file, rename it
 /// over the original) keeps being reported: as ``FileSystemEvent/Kind/modified`` of the file's path.
 ///
-/// Events are published on the event-loop thread, in kernel order, never under a lock; subscribe with a queue
-/// delivery if the consumer is slow. When the kernel drops events, an ``FileSystemEvent/Kind/overflow`` event says
-/// the consumer must rescan. After ``stopMonitoring()`` returns, nothing more is published.
+/// Events are ``SensorEvent``s of ``FileSystemEvent``s, published on the event-loop thread, in kernel order, never
+/// under a lock; subscribe with a queue delivery if the consumer is slow. After ``stopMonitoring()`` returns, nothing
+/// more is published.
 ///
-/// Problems after the start travel in-band, as events: ``FileSystemEvent/Kind/overflow``,
-/// ``FileSystemEvent/Kind/watchFailed`` (with the limit to raise), ``FileSystemEvent/Kind/watchedObjectDeleted`` and
-/// ``FileSystemEvent/Kind/watchRemoved``. The subject is never failed or completed. A monitor that is released stops
-/// and closes its inotify descriptor.
+/// Problems after the start travel in-band, in the shape every event source shares: an
+/// ``SensorEvent/Kind/overflow`` when the kernel dropped events (or a read could not be parsed), after which the
+/// consumer must rescan (a recursive monitor re-walks the tree to watch directories created meanwhile); an
+/// ``SensorEvent/Kind/unavailable(reason:)`` when a directory inside a recursive watch cannot be watched (the reason
+/// names it and the limit to raise: changes below it are not reported). The watched object going away is an event
+/// of its own (``FileSystemEvent/Kind/watchedObjectDeleted``, ``FileSystemEvent/Kind/watchRemoved``). The subject is
+/// never failed or completed. A monitor that is released stops and closes its inotify descriptor.
 public final class FileSystemMonitor: Source {
     /// The watched path, as given (without a trailing slash).
     public let path: BytePath
     /// Whether subdirectories are watched too.
     public let isRecursive: Bool
     /// The events; a `PublishSubject`, since file changes are events, not state.
-    public let readings = PublishSubject<FileSystemEvent>()
+    public let readings = PublishSubject<SensorEvent<FileSystemEvent>>()
 
     private let eventLoop: EventLoop
     private let tuning: InotifyTuning
@@ -39,7 +42,7 @@ public final class FileSystemMonitor: Source {
     private struct State {
         var phase = Phase.stopped
         /// The last event published, for ``latest``.
-        var latest: FileSystemEvent?
+        var latest: SensorEvent<FileSystemEvent>?
     }
 
     /// Where the monitor is between start and stop; the lock is never held across a system call.
@@ -125,7 +128,7 @@ public final class FileSystemMonitor: Source {
     /// - Throws: ``SensorError/notFound(path:)``, ``SensorError/permissionDenied(path:)``, or
     ///   ``SensorError/limitReached(name:value:target:)`` naming `fs.inotify.max_user_watches` (or
     ///   `max_user_instances`) with its value. A recursive watch that cannot watch every directory fails as a whole.
-    public func startMonitoring() throws {
+    public func startMonitoring() throws(SensorError) {
         let attempt = StartAttempt()
         let mayStart = state.withLock { state in
             guard case .stopped = state.phase else { return false }
@@ -206,14 +209,14 @@ public final class FileSystemMonitor: Source {
     }
 
     /// The last event published; `nil` before the first. Kept across stop and start.
-    public var latest: FileSystemEvent? { state.withLock { $0.latest } }
+    public var latest: SensorEvent<FileSystemEvent>? { state.withLock { $0.latest } }
 
     /// Does nothing: file events are relayed as the kernel reports them, and there is no state to re-read. After an
-    /// ``FileSystemEvent/Kind/overflow`` event, rescan the tree yourself.
+    /// ``SensorEvent/Kind/overflow`` event, rescan the tree yourself.
     public func refresh() {}
 
     /// Remembers `event` as the latest, then publishes it, on the event-loop thread and never under the lock.
-    private func deliver(_ event: FileSystemEvent) {
+    private func deliver(_ event: SensorEvent<FileSystemEvent>) {
         state.withLock { $0.latest = event }
         readings.publish(event)
     }

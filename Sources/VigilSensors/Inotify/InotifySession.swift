@@ -32,7 +32,7 @@ final class InotifySession: Sendable {
     private let descriptor: FileDescriptor
     private let active = Atomic<Bool>(true)
     private let state: Mutex<State>
-    private let publish: @Sendable (FileSystemEvent) -> Void
+    private let publish: @Sendable (SensorEvent<FileSystemEvent>) -> Void
     private let eventLoop: EventLoop
     private let tuning: InotifyTuning
 
@@ -41,7 +41,7 @@ final class InotifySession: Sendable {
     /// - Throws: A ``SensorError``: missing path, permission, or a limit reached (with the limit's name and value).
     init(
         target: Target, eventLoop: EventLoop, tuning: InotifyTuning = .standard,
-        publish: @escaping @Sendable (FileSystemEvent) -> Void
+        publish: @escaping @Sendable (SensorEvent<FileSystemEvent>) -> Void
     ) throws(SensorError) {
         self.target = target
         self.publish = publish
@@ -135,10 +135,8 @@ final class InotifySession: Sendable {
             } catch {
                 let actions = state.withLock { state in
                     let actions = state.translator.expireMoves(readThrough: .max)
-                    state.translator.append(
-                        FileSystemEvent(
-                            kind: .overflow, path: target.rootPath, detail: error.description,
-                            time: state.translator.readTime))
+                    // A record that cannot be parsed loses what follows it in the read: events were lost.
+                    state.translator.append(SensorEvent(.overflow, time: state.translator.readTime))
                     return actions
                 }
                 perform(actions)
@@ -238,12 +236,11 @@ final class InotifySession: Sendable {
                     for watch in outcome.watches {
                         state.translator.watched(watch.watchDescriptor, path: watch.path, isRoot: watch.isRoot)
                     }
-                    for event in outcome.events { state.translator.append(event) }
+                    for event in outcome.events { state.translator.append(SensorEvent(event)) }
                     for failure in outcome.failures {
                         state.translator.append(
-                            FileSystemEvent(
-                                kind: .watchFailed, path: failure.path, isDirectory: true,
-                                detail: failure.error.description))
+                            .unavailable(
+                                reason: "\(failure.error); changes below \(failure.path) are not reported"))
                     }
                 }
             }

@@ -55,7 +55,7 @@ struct InotifyTranslator: Sendable {
     private(set) var reads: UInt64 = 0
     /// When the current read returned: the time of the events it brings (a move, of the read that completed it).
     private(set) var readTime = ReadingTime.now()
-    private var events: [FileSystemEvent] = []
+    private var events: [SensorEvent<FileSystemEvent>] = []
     private var pending: [UInt32: PendingMove] = [:]
 
     init(target: Target) { self.target = target }
@@ -76,10 +76,10 @@ struct InotifyTranslator: Sendable {
     }
 
     /// Appends an event decided outside a record (an entry found by listing a new directory, a failed watch).
-    mutating func append(_ event: FileSystemEvent) { events.append(event) }
+    mutating func append(_ event: SensorEvent<FileSystemEvent>) { events.append(event) }
 
     /// The decided events that no pending move holds back, in order; they leave the translator.
-    mutating func takeReleasable() -> [FileSystemEvent] {
+    mutating func takeReleasable() -> [SensorEvent<FileSystemEvent>] {
         let end = pending.values.map(\.index).min() ?? events.count
         let released = Array(events[..<end])
         events.removeFirst(end)
@@ -108,10 +108,7 @@ struct InotifyTranslator: Sendable {
         if record.mask & Inotify.queueOverflow != 0 {
             // Events after the overflow were lost, the other halves of pending moves with them.
             var actions = expireMoves(readThrough: .max)
-            events.append(
-                FileSystemEvent(
-                    kind: .overflow, path: target.rootPath,
-                    detail: "the kernel dropped events (fs.inotify.max_queued_events); rescan", time: readTime))
+            events.append(SensorEvent(.overflow, time: readTime))
             // Directories created during the loss have no watch yet: walk the tree again to add them.
             if case .directory(let path, true) = target {
                 actions.append(.watch(directory: path, isRoot: true, report: false))
@@ -122,7 +119,9 @@ struct InotifyTranslator: Sendable {
         let isRoot = record.watchDescriptor == rootWatch
         if record.mask & Inotify.ignored != 0 {
             table.remove(record.watchDescriptor)
-            if isRoot { events.append(FileSystemEvent(kind: .watchRemoved, path: target.rootPath, time: readTime)) }
+            if isRoot {
+                events.append(SensorEvent(FileSystemEvent(kind: .watchRemoved, path: target.rootPath, time: readTime)))
+            }
             return []
         }
         if record.name.isEmpty {
@@ -142,11 +141,14 @@ struct InotifyTranslator: Sendable {
 
     private mutating func translateRootRecord(_ record: InotifyEvent, path: BytePath) {
         if record.mask & Inotify.deleteSelf != 0 {
-            events.append(FileSystemEvent(kind: .watchedObjectDeleted, path: path, isDirectory: true, time: readTime))
+            events.append(
+                SensorEvent(FileSystemEvent(kind: .watchedObjectDeleted, path: path, isDirectory: true, time: readTime))
+            )
         } else if record.mask & Inotify.moveSelf != 0 {
-            events.append(FileSystemEvent(kind: .watchedObjectMoved, path: path, isDirectory: true, time: readTime))
+            events.append(
+                SensorEvent(FileSystemEvent(kind: .watchedObjectMoved, path: path, isDirectory: true, time: readTime)))
         } else if let kind = Self.contentKind(record.mask) {
-            events.append(FileSystemEvent(kind: kind, path: path, isDirectory: true, time: readTime))
+            events.append(SensorEvent(FileSystemEvent(kind: kind, path: path, isDirectory: true, time: readTime)))
         }
     }
 
@@ -158,18 +160,23 @@ struct InotifyTranslator: Sendable {
         if mask & Inotify.movedFrom != 0 {
             pending[record.cookie] = PendingMove(
                 index: events.count, path: path, isDirectory: isDirectory, read: reads)
-            events.append(FileSystemEvent(kind: .deleted, path: path, isDirectory: isDirectory, time: readTime))
+            events.append(
+                SensorEvent(FileSystemEvent(kind: .deleted, path: path, isDirectory: isDirectory, time: readTime)))
         } else if mask & Inotify.movedTo != 0, let move = pending.removeValue(forKey: record.cookie) {
-            events[move.index] = FileSystemEvent(
-                kind: .moved, path: path, oldPath: move.path, isDirectory: isDirectory, time: readTime)
+            events[move.index] = SensorEvent(
+                FileSystemEvent(
+                    kind: .moved, path: path, oldPath: move.path, isDirectory: isDirectory, time: readTime))
             if recursive && isDirectory { table.rename(move.path, to: path) }
         } else if mask & (Inotify.create | Inotify.movedTo) != 0 {
-            events.append(FileSystemEvent(kind: .created, path: path, isDirectory: isDirectory, time: readTime))
+            events.append(
+                SensorEvent(FileSystemEvent(kind: .created, path: path, isDirectory: isDirectory, time: readTime)))
             if recursive && isDirectory { return [.watch(directory: path, isRoot: false, report: true)] }
         } else if mask & Inotify.delete != 0 {
-            events.append(FileSystemEvent(kind: .deleted, path: path, isDirectory: isDirectory, time: readTime))
+            events.append(
+                SensorEvent(FileSystemEvent(kind: .deleted, path: path, isDirectory: isDirectory, time: readTime)))
         } else if let kind = Self.contentKind(mask) {
-            events.append(FileSystemEvent(kind: kind, path: path, isDirectory: isDirectory, time: readTime))
+            events.append(
+                SensorEvent(FileSystemEvent(kind: kind, path: path, isDirectory: isDirectory, time: readTime)))
         }
         return []
     }
@@ -182,24 +189,25 @@ struct InotifyTranslator: Sendable {
             // The watched file renamed away: where to is known once the other half comes.
             if isWatchedName {
                 pending[record.cookie] = PendingMove(index: events.count, path: path, isDirectory: false, read: reads)
-                events.append(FileSystemEvent(kind: .watchedObjectMoved, path: filePath, time: readTime))
+                events.append(SensorEvent(FileSystemEvent(kind: .watchedObjectMoved, path: filePath, time: readTime)))
             }
             return
         }
         if mask & Inotify.movedTo != 0, let move = pending.removeValue(forKey: record.cookie) {
-            events[move.index] = FileSystemEvent(
-                kind: .watchedObjectMoved, path: path, oldPath: filePath, time: readTime)
+            events[move.index] = SensorEvent(
+                FileSystemEvent(
+                    kind: .watchedObjectMoved, path: path, oldPath: filePath, time: readTime))
         }
         guard isWatchedName else { return }
         if mask & Inotify.movedTo != 0 {
             // Another file renamed over the watched one: an editor's atomic save.
-            events.append(FileSystemEvent(kind: .modified, path: filePath, time: readTime))
+            events.append(SensorEvent(FileSystemEvent(kind: .modified, path: filePath, time: readTime)))
         } else if mask & Inotify.create != 0 {
-            events.append(FileSystemEvent(kind: .created, path: filePath, time: readTime))
+            events.append(SensorEvent(FileSystemEvent(kind: .created, path: filePath, time: readTime)))
         } else if mask & Inotify.delete != 0 {
-            events.append(FileSystemEvent(kind: .watchedObjectDeleted, path: filePath, time: readTime))
+            events.append(SensorEvent(FileSystemEvent(kind: .watchedObjectDeleted, path: filePath, time: readTime)))
         } else if let kind = Self.contentKind(mask) {
-            events.append(FileSystemEvent(kind: kind, path: filePath, time: readTime))
+            events.append(SensorEvent(FileSystemEvent(kind: kind, path: filePath, time: readTime)))
         }
     }
 

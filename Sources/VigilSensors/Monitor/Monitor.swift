@@ -8,8 +8,13 @@ public protocol Monitor: AnyObject, Sendable {
 
     /// Starts watching; does nothing if already running.
     ///
-    /// - Throws: A ``SensorError`` that says why the monitor cannot run here.
-    func startMonitoring() throws
+    /// Calls from many threads at once start the monitor once: one call claims the start, the others return
+    /// (possibly before the claiming call has finished starting). A start that throws leaves the monitor stopped, with
+    /// nothing registered, opened or published by that attempt.
+    ///
+    /// - Throws: A ``SensorError`` that says why the monitor cannot run here at all. Whatever goes wrong after a start
+    ///   returned is published in-band by the source, never thrown.
+    func startMonitoring() throws(SensorError)
 
     /// Stops watching; does nothing if not running.
     ///
@@ -20,7 +25,7 @@ public protocol Monitor: AnyObject, Sendable {
 
 extension Sequence where Element == any Monitor {
     /// Starts every monitor, or none: if one fails, those already started are stopped again and the error is thrown.
-    public func startMonitoring() throws {
+    public func startMonitoring() throws(SensorError) {
         var started: [any Monitor] = []
         do {
             for monitor in self where !monitor.isMonitoring {

@@ -111,7 +111,9 @@ extension Duration {
 
 extension Sequence where Element == any Source {
     /// Starts every source, or none: if one fails, those already started are stopped again and the error is thrown.
-    public func startMonitoring() throws {
+    ///
+    /// - Throws: The ``SensorError`` of the first source that cannot start.
+    public func startMonitoring() throws(SensorError) {
         let monitors: [any Monitor] = map { $0 }
         try monitors.startMonitoring()
     }

@@ -74,14 +74,7 @@ public final class DeviceMonitor: Source, Sendable {
         self.loop = eventLoop
     }
 
-    deinit {
-        let (registration, retry, socket) = state.withLock { state in
-            (state.registration, state.retry, state.socket)
-        }
-        registration?.cancel()
-        retry?.cancel()
-        socket?.close()
-    }
+    deinit { stopMonitoring() }
 
     /// Whether kernel uevents (and the namespace, if one was given) can be opened here.
     public var availability: Availability {
@@ -97,7 +90,7 @@ public final class DeviceMonitor: Source, Sendable {
     /// Opens the socket and joins the kernel's uevent group.
     ///
     /// - Throws: ``SensorError`` when the socket or the namespace cannot be opened; the monitor then stays stopped.
-    public func startMonitoring() throws {
+    public func startMonitoring() throws(SensorError) {
         let generation: UInt64? = state.withLock { state in
             guard !state.isRunning else { return nil }
             state.isRunning = true
@@ -243,7 +236,7 @@ public final class DeviceMonitor: Source, Sendable {
                     counters.add(.ignored)
                     continue
                 }
-                events.append(DeviceEvent(.uevent(event), time: time))
+                events.append(DeviceEvent(.event(event), time: time))
             }
         }
     }

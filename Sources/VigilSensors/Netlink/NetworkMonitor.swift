@@ -5,8 +5,8 @@ import Vigil
 /// Watches the kernel's network interfaces, addresses and default routes over rtnetlink, and says whether the
 /// machine is connected.
 ///
-/// ``readings`` always holds the latest ``NetworkPath``: ``NetworkPath/pending`` (status
-/// ``NetworkStatus/pending``, not connected, but not "no network" either) until the first dump completes.
+/// ``readings`` always holds the latest ``SensorReading`` of a ``NetworkPath``: `pending` (not connected, but not
+/// "no network" either) from a start until the first dump completes.
 /// ``startMonitoring()`` opens the socket, joins the link, address and route groups and returns; the event loop then
 /// dumps the kernel's tables on the same socket, so no change is lost, and publishes the first complete path. After
 /// that, every change the kernel announces updates the mirror, and a new path is published only when it differs from
@@ -15,12 +15,13 @@ import Vigil
 /// silently), the monitor dumps again and publishes the corrected path; it never keeps a stale mirror silently. Only
 /// messages the kernel sent are trusted.
 ///
-/// Errors travel in-band: when the socket fails (an error other than dropped messages), or the kernel keeps refusing
-/// dumps, ``readings`` gets ``NetworkPath/unavailable(reason:)`` with the error, and the monitor reopens the socket
-/// and dumps again after a delay that doubles up to 30 seconds. ``readings`` never completes or fails. A released
-/// monitor stops and closes its socket.
+/// One contract for errors, as for every source: ``startMonitoring()`` throws only when the socket (or the namespace)
+/// cannot be opened at all, and then publishes nothing and stays stopped. After a start, errors travel in-band: when
+/// the socket fails (an error other than dropped messages), or the kernel keeps refusing dumps, ``readings`` gets an
+/// `unavailable` reading with the error, and the monitor reopens the socket and dumps again after a delay that doubles
+/// up to 30 seconds. ``readings`` never completes or fails. A released monitor stops and closes its socket.
 ///
-/// Readings are published on the event-loop thread (the first ``NetworkPath/pending`` on the thread that called
+/// Readings are published on the event-loop thread (the first `pending` on the thread that called
 /// ``startMonitoring()``), never under a lock of the monitor. Subscribe with a queue if your handler is slow.
 public final class NetworkMonitor: Source, Sendable {
     /// The groups joined: links, IPv4 and IPv6 addresses and routes (`RTMGRP_*`).
@@ -52,8 +53,8 @@ public final class NetworkMonitor: Source, Sendable {
 
     /// The human name of the source.
     public let name = "Network"
-    /// The latest path; ``NetworkPath/pending`` until the first dump after a start completes.
-    public let readings = BehaviorSubject(NetworkPath.pending)
+    /// The latest path; `pending` until the first dump after a start completes.
+    public let readings = BehaviorSubject(SensorReading<NetworkPath>.pending)
     /// The network namespace watched, as a path, or `nil` for the process's own.
     public let namespace: String?
 
@@ -84,14 +85,7 @@ public final class NetworkMonitor: Source, Sendable {
         self.loop = eventLoop
     }
 
-    deinit {
-        let (registration, timers, socket) = state.withLock { state in
-            (state.registration, state.timers, state.socket)
-        }
-        registration?.cancel()
-        for timer in timers { timer.cancel() }
-        socket?.close()
-    }
+    deinit { stopMonitoring() }
 
     /// Whether rtnetlink (and the namespace, if one was given) can be opened here.
     public var availability: Availability {
@@ -104,12 +98,12 @@ public final class NetworkMonitor: Source, Sendable {
     /// Counters of what the monitor received, skipped and repaired.
     public var statistics: NetlinkStatistics { counters.snapshot }
 
-    /// Opens the socket, joins the groups, publishes ``NetworkPath/pending`` and returns; the event loop dumps the
-    /// kernel's tables and publishes the first complete path.
+    /// Opens the socket, joins the groups, publishes `pending` and returns; the event loop dumps the kernel's tables
+    /// and publishes the first complete path. Concurrent calls start once.
     ///
     /// - Throws: ``SensorError`` when the socket or the namespace cannot be opened; the monitor then stays stopped
-    ///   and ``readings`` holds ``NetworkPath/unavailable(reason:)`` with the error.
-    public func startMonitoring() throws {
+    ///   and has published nothing.
+    public func startMonitoring() throws(SensorError) {
         let generation: UInt64? = state.withLock { state in
             guard !state.isRunning else { return nil }
             state.isRunning = true
@@ -119,16 +113,12 @@ public final class NetworkMonitor: Source, Sendable {
             return state.generation
         }
         guard let generation else { return }
-        readings.publish(.pending)
         do throws(SensorError) {
-            try open(generation)
+            try open(generation, announcing: true)
         } catch {
-            let stopped = state.withLock { state in
-                guard state.generation == generation else { return false }
-                state.isRunning = false
-                return true
+            state.withLock { state in
+                if state.generation == generation { state.isRunning = false }
             }
-            if stopped { readings.publish(.unavailable(reason: "\(error)")) }
             throw error
         }
     }
@@ -193,10 +183,14 @@ public final class NetworkMonitor: Source, Sendable {
     }
 
     /// Opens a socket for `generation`, registers it with the loop and asks for the first dump.
-    func open(_ generation: UInt64) throws(SensorError) {
+    ///
+    /// - Parameter announcing: Publish `pending` once the socket is open, before anything it reads is published (a
+    ///   start); a reopen keeps the unavailable reading until the dump completes.
+    func open(_ generation: UInt64, announcing: Bool = false) throws(SensorError) {
         let socket = try NetlinkSocket(
             netlinkProtocol: NETLINK_ROUTE, groups: Self.groups, namespace: namespace,
             receiveBufferSize: receiveBufferSize, passCredentials: false)
+        if announcing { readings.publish(.pending) }
         var machine = NetworkMonitorStateMachine(port: socket.port, sysfsRoot: namespace == nil ? root : nil)
         let actions = machine.synchronize()
         let installed = state.withLock { state in
@@ -303,7 +297,7 @@ public final class NetworkMonitor: Source, Sendable {
             state.lastPublished = path
             return path
         }
-        if let path { readings.publish(path) }
+        if let path { readings.publish(SensorReading(.value(path), time: path.time)) }
     }
 
     /// What one datagram gave the state machine.

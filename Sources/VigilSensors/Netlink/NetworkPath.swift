@@ -1,32 +1,13 @@
 /// A snapshot of the machine's network: every interface with its addresses, the default routes, and the answer to
 /// "am I connected?".
 ///
-/// A path a ``NetworkMonitor`` publishes is ``Phase/pending`` until its first dump of the kernel's tables completes,
-/// and ``Phase/unavailable(reason:)`` while it cannot read the kernel; neither is connected, and neither says
-/// "no network": their ``status`` is ``NetworkStatus/pending`` or ``NetworkStatus/unavailable(reason:)``.
+/// A ``NetworkMonitor`` publishes paths as the values of its ``SensorReading``s, like every state source: the reading
+/// is `pending` until the monitor's first dump of the kernel's tables completes, and `unavailable` with a reason while
+/// it cannot read the kernel; neither is connected, and neither says "no network".
 ///
-/// ``time`` is when the path was published: when the monitor's mirror changed (or its phase did). A monitor publishes
-/// a path only when something other than its time differs from the last one.
+/// ``time`` is when the path was taken: when the monitor's mirror changed (the reading carries the same time). A
+/// monitor publishes a path only when something other than its time differs from the last one.
 public struct NetworkPath: Hashable, Sendable, Encodable, CustomStringConvertible {
-    /// Whether a path mirrors the kernel.
-    public enum Phase: Hashable, Sendable {
-        /// Nothing is known yet: the first dump of the kernel's tables has not completed.
-        case pending
-        /// The path mirrors the kernel's tables.
-        case current
-        /// The kernel cannot be read; `reason` says why and what the monitor does about it.
-        case unavailable(reason: String)
-    }
-
-    /// A path before the first dump, stamped now: no interfaces, status ``NetworkStatus/pending``.
-    public static var pending: NetworkPath { NetworkPath(phase: .pending) }
-
-    /// A path while the kernel cannot be read, stamped now: no interfaces, status
-    /// ``NetworkStatus/unavailable(reason:)``.
-    public static func unavailable(reason: String) -> NetworkPath { NetworkPath(phase: .unavailable(reason: reason)) }
-
-    /// Whether this path mirrors the kernel; ``Phase/current`` for a path built from interfaces and routes.
-    public var phase: Phase
     /// Every interface, in index order.
     public var interfaces: [NetworkInterface]
     /// The default routes (IPv4 and IPv6, any table but `local`), IPv4 first, then by metric.
@@ -34,30 +15,22 @@ public struct NetworkPath: Hashable, Sendable, Encodable, CustomStringConvertibl
     /// When the path was published: when the mirror it reflects changed.
     public var time: ReadingTime
 
-    /// Creates a current path from interfaces and default routes.
+    /// Creates a path from interfaces and default routes.
     ///
     /// - Parameters:
     ///   - interfaces: The interfaces, with their addresses.
     ///   - defaultRoutes: The default routes.
     ///   - time: When the path was taken; now by default.
     public init(interfaces: [NetworkInterface] = [], defaultRoutes: [DefaultRoute] = [], time: ReadingTime = .now()) {
-        self.phase = .current
         self.interfaces = interfaces
         self.defaultRoutes = defaultRoutes
         self.time = time
     }
 
-    private init(phase: Phase) {
-        self.phase = phase
-        self.interfaces = []
-        self.defaultRoutes = []
-        self.time = .now()
-    }
-
     /// Whether this path says the same as `other`: everything but the time is equal.
     func hasSameContent(as other: NetworkPath?) -> Bool {
         guard let other else { return false }
-        return phase == other.phase && interfaces == other.interfaces && defaultRoutes == other.defaultRoutes
+        return interfaces == other.interfaces && defaultRoutes == other.defaultRoutes
     }
 
     /// The interface with this index, if any.
@@ -77,14 +50,8 @@ public struct NetworkPath: Hashable, Sendable, Encodable, CustomStringConvertibl
         }
     }
 
-    /// Whether the machine can reach the network, and if not, the first missing condition; ``NetworkStatus/pending``
-    /// or ``NetworkStatus/unavailable(reason:)`` when the path does not mirror the kernel.
+    /// Whether the machine can reach the network, and if not, the first missing condition.
     public var status: NetworkStatus {
-        switch phase {
-        case .pending: return .pending
-        case .unavailable(let reason): return .unavailable(reason: reason)
-        case .current: break
-        }
         let candidates = interfaces.filter { $0.kind != .loopback && !$0.flags.contains(.loopback) }
         let up = candidates.filter(\.isUp)
         guard !up.isEmpty else { return .unsatisfied(reason: .noInterfaceUp) }
@@ -96,7 +63,7 @@ public struct NetworkPath: Hashable, Sendable, Encodable, CustomStringConvertibl
         return connectedInterfaces.isEmpty ? .unsatisfied(reason: .noDefaultRoute) : .satisfied
     }
 
-    /// Whether ``status`` is ``NetworkStatus/satisfied``; false while the path is pending or unavailable.
+    /// Whether ``status`` is ``NetworkStatus/satisfied``.
     public var isConnected: Bool { status == .satisfied }
 
     private static func routableFamilies(of interface: NetworkInterface) -> Set<IPAddress.Family> {

@@ -19,19 +19,11 @@ public enum NetworkStatus: Hashable, Sendable, Encodable, CustomStringConvertibl
     case satisfied
     /// Not connected; `reason` says which condition is missing.
     case unsatisfied(reason: Reason)
-    /// Not known yet: the monitor has not completed its first dump of the kernel's tables. Not connected, but not
-    /// "no network" either.
-    case pending
-    /// Not known: the monitor cannot read the kernel (`reason` says why); it keeps trying and reports the real
-    /// status once it can.
-    case unavailable(reason: String)
 
     public var description: String {
         switch self {
         case .satisfied: return "satisfied"
         case .unsatisfied(let reason): return "unsatisfied (\(reason))"
-        case .pending: return "pending (reading the kernel's network tables)"
-        case .unavailable(let reason): return "unavailable (\(reason))"
         }
     }
 
@@ -44,11 +36,6 @@ public enum NetworkStatus: Hashable, Sendable, Encodable, CustomStringConvertibl
             try container.encode("satisfied", forKey: .status)
         case .unsatisfied(let reason):
             try container.encode("unsatisfied", forKey: .status)
-            try container.encode(reason, forKey: .reason)
-        case .pending:
-            try container.encode("pending", forKey: .status)
-        case .unavailable(let reason):
-            try container.encode("unavailable", forKey: .status)
             try container.encode(reason, forKey: .reason)
         }
     }

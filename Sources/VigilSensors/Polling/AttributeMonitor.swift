@@ -61,7 +61,7 @@ where Value: Sendable & Equatable & Encodable & CustomStringConvertible {
     ///
     /// - Throws: A ``SensorError`` when the event loop refuses a timer, or with `.notifications` when the attribute
     ///   cannot be opened or watched for `POLLPRI`.
-    public func startMonitoring() throws { try watch.start() }
+    public func startMonitoring() throws(SensorError) { try watch.start() }
     public func stopMonitoring() { watch.stop() }
 
     /// Re-reads the attribute now (from offset 0 of the open file in notification mode).

@@ -53,8 +53,9 @@ where Value: Sendable & Equatable & Encodable & CustomStringConvertible {
 
     private let onStart: (@Sendable () -> Void)?
     private let firstRead: FirstReadPlacement
+    private let lifecycle = Lifecycle()
 
-    deinit { driver.stop() }
+    deinit { stopMonitoring() }
 
     /// How often the value is read; never `nil`.
     public var updateInterval: Duration? { driver.interval }
@@ -65,15 +66,22 @@ where Value: Sendable & Equatable & Encodable & CustomStringConvertible {
     public func setUpdateInterval(_ interval: Duration) throws(SensorError) { try driver.setInterval(interval) }
     /// The latest reading.
     public var readings: BehaviorSubject<SensorReading<Value>> { driver.readings }
-    public var isMonitoring: Bool { driver.isRunning }
+    public var isMonitoring: Bool { lifecycle.isRunning }
     public var availability: Availability { check() }
 
-    public func startMonitoring() throws {
-        guard !driver.isRunning else { return }
-        onStart?()
-        try driver.start(firstRead: firstRead)
+    /// Starts polling and reads once; concurrent calls start once.
+    ///
+    /// - Throws: ``SensorError`` when the event loop cannot run the polling timer.
+    public func startMonitoring() throws(SensorError) {
+        try lifecycle.start { (generation) throws(SensorError) in
+            onStart?()
+            try driver.start(firstRead: firstRead)
+            lifecycle.keep(generation) { [driver] in driver.stop() }
+        }
     }
-    public func stopMonitoring() { driver.stop() }
+
+    /// Stops polling.
+    public func stopMonitoring() { lifecycle.stop() }
 
     /// Reads now instead of waiting for the next tick (does nothing when stopped).
     public func refresh() { driver.refresh() }

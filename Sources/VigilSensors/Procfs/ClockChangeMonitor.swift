@@ -7,20 +7,28 @@ import Vigil
 /// The monitor keeps a `timerfd` on `CLOCK_REALTIME` armed far in the future with `TFD_TIMER_CANCEL_ON_SET`; when
 /// the clock is set discontinuously the kernel cancels the timer and a read fails with `ECANCELED`, which the monitor
 /// turns into a ``ClockChange`` and re-arms. Gradual adjustments (`adjtime`, NTP slewing) do not count. Readings are
-/// a `PublishSubject` of events, published on the event-loop thread, never under a lock.
+/// a `PublishSubject` of ``SensorEvent`` values, published on the event-loop thread, never under a lock.
+///
+/// Nothing is swallowed: when the timer cannot be read (an error other than "nothing yet") or re-armed, the monitor
+/// publishes ``SensorEvent/Kind/unavailable(reason:)`` with the error, closes the timer and stops; start it again to
+/// resume watching.
 public final class ClockChangeMonitor: Source {
     private struct State {
-        var timer: FileDescriptor?
-        var registration: EventLoop.Registration?
-        /// The last change published, for ``latest``.
-        var latest: ClockChange?
+        /// The running timer's descriptor and run, for ``simulateReadError(_:)``.
+        var timer: (fd: Int32, generation: UInt64)?
+        /// An error the next wake-up reports instead of reading.
+        var injectedError: Errno?
+        /// The last event published, for ``latest``.
+        var latest: SensorEvent<ClockChange>?
     }
 
     /// How far ahead the timer is armed; it never fires in practice, and re-arms if it does.
     static let armAhead = 100 * 365 * 24 * 3600
 
-    public let readings = PublishSubject<ClockChange>()
+    /// Clock changes as they happen, and why the monitor stopped when it did.
+    public let readings = PublishSubject<SensorEvent<ClockChange>>()
     private let eventLoop: EventLoop
+    private let lifecycle = Lifecycle()
     private let state = Mutex(State())
 
     /// Creates a monitor; nothing is watched until it starts.
@@ -33,7 +41,7 @@ public final class ClockChangeMonitor: Source {
     deinit { stopMonitoring() }
 
     public var name: String { "Clock changes" }
-    public var isMonitoring: Bool { state.withLock { $0.registration != nil } }
+    public var isMonitoring: Bool { lifecycle.isRunning }
 
     public var availability: Availability {
         do {
@@ -44,57 +52,86 @@ public final class ClockChangeMonitor: Source {
         }
     }
 
-    /// Starts watching.
+    /// Starts watching; concurrent calls start once.
     ///
-    /// - Throws: ``SensorError/systemCall(name:target:errno:)`` when the timer cannot be created or armed.
-    public func startMonitoring() throws {
-        guard !isMonitoring else { return }
-        let timer = try Self.makeTimer()
-        let fd = timer.rawValue
-        let registration = try eventLoop.register(fileDescriptor: fd, interest: .readable) { [weak self] _ in
-            self?.timerReady(fd)
-        }
-        let keep = state.withLock { state in
-            guard state.registration == nil else { return false }
-            state.timer = timer
-            state.registration = registration
-            return true
-        }
-        if !keep {
-            registration.cancel()
-            timer.close()
-        }
-    }
-
-    public func stopMonitoring() {
-        let (registration, timer) = state.withLock { state in
-            defer {
-                state.registration = nil
-                state.timer = nil
+    /// - Throws: ``SensorError/systemCall(name:target:errno:)`` when the timer cannot be created or armed, or the
+    ///   loop's error when it refuses the timer.
+    public func startMonitoring() throws(SensorError) {
+        try lifecycle.start { (generation) throws(SensorError) in
+            let timer = try Self.makeTimer()
+            let fd = timer.rawValue
+            state.withLock { $0.timer = (fd, generation) }
+            try lifecycle.watch(timer, on: eventLoop, interest: .readable, generation: generation) { [weak self] _ in
+                self?.timerReady(fd, generation)
             }
-            return (state.registration, state.timer)
         }
-        registration?.cancel()
-        timer?.close()
     }
 
-    /// The last change published; `nil` before the first. Kept across stop and start.
-    public var latest: ClockChange? { state.withLock { $0.latest } }
+    /// Stops watching and closes the timer.
+    public func stopMonitoring() { lifecycle.stop() }
+
+    /// The last event published; `nil` before the first. Kept across stop and start.
+    public var latest: SensorEvent<ClockChange>? { state.withLock { $0.latest } }
 
     /// Does nothing: a clock change is an event the kernel reports when it happens, and there is no state to re-read.
     public func refresh() {}
 
-    /// Reads the timer: `ECANCELED` means the clock was set; an expiry (in a century) just re-arms.
-    private func timerReady(_ fd: Int32) {
+    /// Makes the next wake-up fail with `errno`, as if `read(2)` of the timer had, so tests can watch the monitor say
+    /// why it stopped.
+    package func simulateReadError(_ errno: Errno) {
+        let timer = state.withLock { state -> (fd: Int32, generation: UInt64)? in
+            guard let timer = state.timer, lifecycle.isCurrent(timer.generation) else { return nil }
+            state.injectedError = errno
+            return timer
+        }
+        guard let timer else { return }
+        do throws(SensorError) {
+            let wake = try eventLoop.schedule(after: .zero) { [weak self] in
+                self?.timerReady(timer.fd, timer.generation)
+            }
+            lifecycle.keep(timer.generation) { wake.cancel() }
+        } catch {
+            fail(timer.generation, error)
+        }
+    }
+
+    /// Reads the timer: `ECANCELED` means the clock was set; an expiry (in a century) just re-arms. Any other error,
+    /// or a failed re-arm, ends the run and says why.
+    private func timerReady(_ fd: Int32, _ generation: UInt64) {
+        guard lifecycle.isCurrent(generation) else { return }
+        let injected = state.withLock { state in
+            defer { state.injectedError = nil }
+            return state.injectedError
+        }
         var expirations: UInt64 = 0
-        let count = withUnsafeMutableBytes(of: &expirations) { read(fd, $0.baseAddress, 8) }
-        let error = count < 0 ? Errno.current : nil
+        let count = injected == nil ? withUnsafeMutableBytes(of: &expirations) { read(fd, $0.baseAddress, 8) } : -1
+        let error = count < 0 ? (injected ?? Errno.current) : nil
         if error == .wouldBlock || error == .interrupted { return }
-        try? Self.arm(fd)
-        guard error == .canceled else { return }
-        let change = Self.noticed()
-        state.withLock { $0.latest = change }
-        readings.publish(change)
+        if let error, error != .canceled {
+            fail(generation, .systemCall(name: "read", target: "CLOCK_REALTIME timerfd", errno: error))
+            return
+        }
+        if error == .canceled {
+            let change = Self.noticed()
+            deliver(SensorEvent(.event(change), time: change.time))
+        }
+        do throws(SensorError) {
+            try Self.arm(fd)
+        } catch {
+            fail(generation, error)
+        }
+    }
+
+    /// Ends `generation`'s run (closing its timer) and publishes why, unless the run is over already.
+    private func fail(_ generation: UInt64, _ error: SensorError) {
+        guard lifecycle.end(generation) else { return }
+        deliver(.unavailable(reason: "\(error); clock changes are not watched until the monitor is started again"))
+    }
+
+    /// Remembers `event` as the latest, then publishes it, never under the lock.
+    private func deliver(_ event: SensorEvent<ClockChange>) {
+        state.withLock { $0.latest = event }
+        readings.publish(event)
     }
 
     /// Creates the realtime timer and arms it with cancel-on-set. Wraps `timerfd_create(2)`.
@@ -130,7 +167,7 @@ public final class ClockChangeMonitor: Source {
 }
 
 /// The wall clock was set; the wall-clock time just after, in seconds since the Unix epoch (UTC).
-public struct ClockChange: Sendable, Equatable, Encodable, CustomStringConvertible {
+public struct ClockChange: Sendable, Hashable, Encodable, CustomStringConvertible {
     /// Seconds since 1970-01-01 00:00:00 UTC, read just after the change was noticed.
     public let secondsSinceEpoch: Double
     /// When the change was noticed (its ``ReadingTime/wall`` is ``secondsSinceEpoch``, to the nanosecond).

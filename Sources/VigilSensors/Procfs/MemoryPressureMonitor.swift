@@ -33,11 +33,6 @@ public final class MemoryPressureMonitor: Source {
         var bytes: [UInt8] { Array("\(kind) \(stallMicroseconds) \(windowMicroseconds)".utf8) + [0] }
     }
 
-    private struct State {
-        var attribute: OpenAttribute?
-        var registration: EventLoop.Registration?
-    }
-
     /// The PSI file read.
     public let path: String
     /// The trigger to register, or `nil` to poll only.
@@ -46,7 +41,7 @@ public final class MemoryPressureMonitor: Source {
     private let driver: PollingDriver<PressureStall>
     private let mode = SharedValue<PressureStall.Mode>(.snapshot)
     private let open = SharedValue<OpenAttribute?>(nil)
-    private let state = Mutex(State())
+    private let lifecycle = Lifecycle()
 
     /// Creates a monitor; nothing is read until it starts.
     ///
@@ -81,42 +76,25 @@ public final class MemoryPressureMonitor: Source {
 
     public var name: String { "Memory pressure" }
     public var readings: BehaviorSubject<SensorReading<PressureStall>> { driver.readings }
-    public var isMonitoring: Bool { driver.isRunning }
+    public var isMonitoring: Bool { lifecycle.isRunning }
 
     public var availability: Availability {
         Availability.procfs(path, what: "pressure stall information (build with CONFIG_PSI, boot with psi=1)")
     }
 
-    public func startMonitoring() throws {
-        guard !driver.isRunning else { return }
-        let (attribute, registration, chosen) = armTrigger()
-        mode.value = chosen
-        open.value = attribute
-        state.withLock { state in
-            state.attribute = attribute
-            state.registration = registration
-        }
-        do {
+    /// Arms the trigger (or chooses polling and says why), then starts polling; concurrent calls start once.
+    ///
+    /// - Throws: ``SensorError`` when the event loop cannot run the polling timer.
+    public func startMonitoring() throws(SensorError) {
+        try lifecycle.start { (generation) throws(SensorError) in
+            mode.value = armTrigger(generation)
             try driver.start()
-        } catch {
-            stopMonitoring()
-            throw error
+            lifecycle.keep(generation) { [driver] in driver.stop() }
         }
     }
 
-    public func stopMonitoring() {
-        let (registration, attribute) = state.withLock { state in
-            defer {
-                state.registration = nil
-                state.attribute = nil
-            }
-            return (state.registration, state.attribute)
-        }
-        driver.stop()
-        registration?.cancel()
-        open.value = nil
-        attribute?.close()
-    }
+    /// Stops polling, unregisters the trigger and closes the PSI file.
+    public func stopMonitoring() { lifecycle.stop() }
 
     /// Re-reads the averages now.
     public func refresh() { driver.refresh() }
@@ -129,27 +107,38 @@ public final class MemoryPressureMonitor: Source {
     /// - Throws: ``SensorError/invalidArgument(name:value:reason:)`` for an interval below 1 ms.
     public func setUpdateInterval(_ interval: Duration) throws(SensorError) { try driver.setInterval(interval) }
 
-    /// Writes the trigger and registers for `POLLPRI`, or says why polling is used instead.
-    private func armTrigger() -> (OpenAttribute?, EventLoop.Registration?, PressureStall.Mode) {
-        guard let trigger else { return (nil, nil, .polling(reason: "no trigger requested")) }
+    /// Writes the trigger and watches the file for `POLLPRI` for `generation`'s run, or says why polling is used
+    /// instead. The run owns the open file: its end unregisters and closes it.
+    private func armTrigger(_ generation: UInt64) -> PressureStall.Mode {
+        guard let trigger else { return .polling(reason: "no trigger requested") }
         guard OpenAttribute.isOnProcfs(path) else {
-            return (nil, nil, .polling(reason: "\(path) is not on procfs, so no trigger can be written"))
+            return .polling(reason: "\(path) is not on procfs, so no trigger can be written")
         }
         let attribute: OpenAttribute
         do {
             attribute = try OpenAttribute(path: path, writable: true)
-            try attribute.write(trigger.bytes)
         } catch {
-            return (nil, nil, .polling(reason: "the kernel refused the trigger: \(error)"))
+            return .polling(reason: "the kernel refused the trigger: \(error)")
         }
         do {
-            let registration = try eventLoop.register(fileDescriptor: attribute.rawValue, interest: .priority) {
-                [weak self] _ in self?.driver.refresh()
-            }
-            return (attribute, registration, .trigger)
+            try attribute.write(trigger.bytes)
         } catch {
             attribute.close()
-            return (nil, nil, .polling(reason: "the trigger cannot be watched: \(error)"))
+            return .polling(reason: "the kernel refused the trigger: \(error)")
+        }
+        let open = self.open
+        open.value = attribute
+        do {
+            try lifecycle.watch(
+                attribute.rawValue,
+                closing: {
+                    open.value = nil
+                    attribute.close()
+                }, on: eventLoop, interest: .priority, generation: generation
+            ) { [weak self] _ in self?.driver.refresh() }
+            return .trigger
+        } catch {
+            return .polling(reason: "the trigger cannot be watched: \(error)")
         }
     }
 }

@@ -4,7 +4,9 @@ import Vigil
 ///
 /// The kernel calls `sysfs_notify` on `actual_brightness` when the brightness changes (hotkeys, firmware, another
 /// program), so the monitor watches it for `POLLPRI` and re-reads it from offset 0, with a safety-net re-read every
-/// ``updateInterval``; where watching is impossible (a fake tree) it polls every ``updateInterval``. `change` uevents for the device (optional `changes`) trigger a re-read too.
+/// ``updateInterval``; where watching is impossible (a fake tree) it polls every ``updateInterval``. `backlight`
+/// device events (optional `changes`, the ``DeviceMonitor/readings`` of a `DeviceMonitor(subsystems: ["backlight"])`)
+/// trigger a re-read too, as do its overflow and unavailable events.
 /// Readings are a `BehaviorSubject` holding the latest ``SensorReading`` of a ``Backlight``, published on the
 /// event-loop thread (or the thread delivering `changes`), never under a lock, and only when something changed.
 public final class BacklightMonitor: Source {
@@ -13,8 +15,8 @@ public final class BacklightMonitor: Source {
     /// The backlight's directory name, for example `intel_backlight`.
     public let device: String
     private let watch: AttributeWatch<Backlight>
-    private let changes: (any ObservableType<[String: String]>)?
-    private let subscription = Mutex<Subscription?>(nil)
+    private let changes: (any ObservableType<DeviceEvent>)?
+    private let lifecycle = Lifecycle()
 
     /// Creates a monitor; nothing is read until it starts.
     ///
@@ -23,11 +25,12 @@ public final class BacklightMonitor: Source {
     ///   - root: The sysfs root.
     ///   - updateInterval: The safety-net re-read interval, and the polling interval when `actual_brightness` cannot be
     ///     watched.
-    ///   - changes: Properties of `backlight` uevents; any event re-reads the backlight. `nil` for none.
+    ///   - changes: Device events; a `backlight` uevent, an overflow or an unavailable event re-reads the backlight.
+    ///     `nil` for none.
     ///   - eventLoop: The loop that watches the attribute.
     public init(
         device: String? = nil, root: String = "/sys", updateInterval: Duration = .seconds(1),
-        changes: (any ObservableType<[String: String]>)? = nil, eventLoop: EventLoop = .shared
+        changes: (any ObservableType<DeviceEvent>)? = nil, eventLoop: EventLoop = .shared
     ) {
         let classPath = SysfsClass.path(root: root, className: "backlight")
         let name = device ?? ((try? SysfsFile.listDirectory(classPath))?.first ?? "")
@@ -55,7 +58,7 @@ public final class BacklightMonitor: Source {
     /// How the running monitor learns about changes; `nil` when stopped.
     public var mode: UpdateMode? { watch.mode }
     public var readings: BehaviorSubject<SensorReading<Backlight>> { watch.driver.readings }
-    public var isMonitoring: Bool { watch.isRunning }
+    public var isMonitoring: Bool { lifecycle.isRunning }
 
     public var availability: Availability {
         if device.isEmpty {
@@ -66,23 +69,28 @@ public final class BacklightMonitor: Source {
             ? .available : .unavailable(reason: .missingDevice, detail: "no backlight \(directory)")
     }
 
-    public func startMonitoring() throws {
+    /// Reads the backlight, watches it and follows `changes`; concurrent calls start once.
+    ///
+    /// - Throws: ``SensorError/unavailable(source:reason:)`` on a machine without a backlight, or a ``SensorError``
+    ///   when the event loop refuses the watch and the timer.
+    public func startMonitoring() throws(SensorError) {
         guard !device.isEmpty else {
             throw SensorError.unavailable(source: name, reason: "this machine has no backlight")
         }
-        guard !watch.isRunning else { return }
-        try watch.start()
-        let new = changes?.subscribe { [weak self] _ in self?.refresh() }
-        subscription.withLock { $0 = new }
+        try lifecycle.start { (generation) throws(SensorError) in
+            try watch.start()
+            lifecycle.keep(generation) { [watch] in watch.stop() }
+            if let changes {
+                let subscription = changes.subscribe { [weak self] event in
+                    if event.uevent.map({ $0.subsystem == "backlight" }) ?? true { self?.refresh() }
+                }
+                lifecycle.keep(generation) { subscription.dispose() }
+            }
+        }
     }
 
-    public func stopMonitoring() {
-        subscription.withLock { subscription in
-            defer { subscription = nil }
-            return subscription
-        }?.dispose()
-        watch.stop()
-    }
+    /// Stops watching and following `changes`.
+    public func stopMonitoring() { lifecycle.stop() }
 
     /// Re-reads the backlight now.
     public func refresh() { watch.driver.refresh() }

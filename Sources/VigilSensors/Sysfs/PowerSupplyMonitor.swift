@@ -4,11 +4,12 @@ import Vigil
 ///
 /// The kernel never notifies individual battery attributes through `poll`, so the monitor combines three paths:
 ///
-/// - **Change uevents** (optional, `changes`): the properties of each `power_supply` uevent. A `change` event carries
-///   the supply's full snapshot (`POWER_SUPPLY_*`), which replaces that supply's reading without touching sysfs; an
-///   `add` or `remove` event, or a snapshot with a value that does not parse (a note) or that lacks
-///   `POWER_SUPPLY_TYPE` (older kernels), re-reads the whole class directory. Pass a ``DeviceMonitor``'s events
-///   filtered to the `power_supply` subsystem, or any observable for tests and captures.
+/// - **Change uevents** (optional, `changes`): the `power_supply` events of a ``DeviceMonitor`` (its ``readings``), or
+///   any observable of ``DeviceEvent`` for tests and captures. A `change` event carries the supply's full snapshot
+///   (`POWER_SUPPLY_*`), which replaces that supply's reading without touching sysfs; an `add` or `remove` event, a
+///   snapshot with a value that does not parse (a note) or that lacks `POWER_SUPPLY_TYPE` (older kernels), or an
+///   overflow or unavailable event (changes may have been lost), re-reads the whole class directory. Events of other
+///   subsystems are ignored.
 /// - **Polling** every ``updateInterval`` (default 30 s), the fallback when no uevents arrive.
 /// - **Settling**: when an external supply goes on- or offline, the supplies are re-read every second for
 ///   `settleCount` seconds, because batteries do not always announce the switch between charging and discharging.
@@ -20,7 +21,6 @@ import Vigil
 public final class PowerSupplyMonitor: Source {
     private struct State {
         var running = false
-        var subscription: Subscription?
         var settling: EventLoop.Registration?
         var settleRemaining = 0
     }
@@ -29,10 +29,11 @@ public final class PowerSupplyMonitor: Source {
     public let root: String
     /// How many one-second re-reads follow a change of an external supply.
     public let settleCount: Int
-    private let changes: (any ObservableType<[String: String]>)?
+    private let changes: (any ObservableType<DeviceEvent>)?
     private let eventLoop: EventLoop
     private let driver: PollingDriver<PowerSupplyReading>
     private let state = Mutex(State())
+    private let lifecycle = Lifecycle()
 
     /// Creates a monitor; nothing is read until it starts.
     ///
@@ -40,11 +41,12 @@ public final class PowerSupplyMonitor: Source {
     ///   - root: The sysfs root.
     ///   - updateInterval: How often every supply is re-read (default 30 s); below 1 ms it is raised to 1 ms.
     ///   - settleCount: One-second re-reads after an external supply changes (default 5).
-    ///   - changes: Properties of `power_supply` uevents, each with `ACTION`; `nil` to rely on polling.
+    ///   - changes: Device events (``DeviceMonitor/readings`` of a `DeviceMonitor(subsystems: ["power_supply"])`);
+    ///     `nil` to rely on polling.
     ///   - eventLoop: The loop that runs the timers.
     public init(
         root: String = "/sys", updateInterval: Duration = .seconds(30), settleCount: Int = 5,
-        changes: (any ObservableType<[String: String]>)? = nil, eventLoop: EventLoop = .shared
+        changes: (any ObservableType<DeviceEvent>)? = nil, eventLoop: EventLoop = .shared
     ) {
         self.root = root
         self.settleCount = max(0, settleCount)
@@ -66,7 +68,7 @@ public final class PowerSupplyMonitor: Source {
     /// - Throws: ``SensorError/invalidArgument(name:value:reason:)`` for an interval below 1 ms.
     public func setUpdateInterval(_ interval: Duration) throws(SensorError) { try driver.setInterval(interval) }
     public var readings: BehaviorSubject<SensorReading<PowerSupplyReading>> { driver.readings }
-    public var isMonitoring: Bool { driver.isRunning }
+    public var isMonitoring: Bool { lifecycle.isRunning }
 
     /// Available when the kernel has the power-supply class, even if it is empty: then the reading says "no battery".
     public var availability: Availability {
@@ -76,41 +78,56 @@ public final class PowerSupplyMonitor: Source {
             reason: .kernelLacksInterface, detail: "no \(path): the kernel has no power-supply class")
     }
 
-    public func startMonitoring() throws {
-        guard !driver.isRunning else { return }
-        try driver.start()
-        let subscription = changes?.subscribe { [weak self] properties in self?.handle(uevent: properties) }
-        let stale = state.withLock { state in
-            defer {
-                state.running = true
-                state.subscription = subscription
+    /// Reads every supply, starts polling and follows `changes`; concurrent calls start once.
+    ///
+    /// - Throws: ``SensorError`` when the event loop cannot run the polling timer.
+    public func startMonitoring() throws(SensorError) {
+        try lifecycle.start { (generation) throws(SensorError) in
+            state.withLock { $0.running = true }
+            try driver.start()
+            lifecycle.keep(generation) { [driver] in driver.stop() }
+            if let changes {
+                let subscription = changes.subscribe { [weak self] event in self?.handle(event) }
+                lifecycle.keep(generation) { subscription.dispose() }
             }
-            return state.subscription
         }
-        stale?.dispose()
     }
 
+    /// Stops polling, settling and following `changes`.
     public func stopMonitoring() {
-        let (subscription, settling) = state.withLock { state in
+        lifecycle.stop()
+        let settling = state.withLock { state in
             defer {
                 state.running = false
-                state.subscription = nil
                 state.settling = nil
             }
-            return (state.subscription, state.settling)
+            return state.settling
         }
-        subscription?.dispose()
         settling?.cancel()
-        driver.stop()
     }
 
     /// Re-reads every supply now.
     public func refresh() { driver.refresh() }
 
-    /// Applies one `power_supply` uevent's properties (the path `changes` feeds).
+    /// Applies one device event of `changes`: a `power_supply` uevent, or a notice that events were lost.
+    private func handle(_ event: DeviceEvent) {
+        switch event.kind {
+        case .event(let uevent) where uevent.subsystem == "power_supply":
+            var properties = uevent.properties
+            properties["ACTION"] = uevent.action.rawValue
+            handle(uevent: properties)
+        case .event:
+            return
+        case .overflow, .unavailable:
+            // Events are lost, or may be while the device monitor cannot read them: re-read everything.
+            handle(uevent: ["ACTION": "overflow"])
+        }
+    }
+
+    /// Applies one `power_supply` uevent's properties (with `ACTION`).
     ///
     /// Runs on the calling thread; publishes when the reading changed. Does nothing when stopped.
-    public func handle(uevent properties: [String: String]) {
+    package func handle(uevent properties: [String: String]) {
         let (name, attributes) = PowerSupply.attributes(fromUevent: properties)
         var externalChanged = false
         driver.publish { (last) throws(SensorError) in

@@ -36,6 +36,7 @@ extension SensorReading: EnvelopeDescribed {
         switch status {
         case .pending: return EnvelopeHead(time: time, status: "pending")
         case .unavailable(let reason): return EnvelopeHead(time: time, status: "unavailable", reason: reason)
+        case .value(let value as any EnvelopeDescribed): return value.envelopeHead
         case .value(let value): return EnvelopeHead(time: time, body: value)
         }
     }
@@ -43,40 +44,48 @@ extension SensorReading: EnvelopeDescribed {
 
 extension NetworkPath: EnvelopeDescribed {
     var envelopeHead: EnvelopeHead {
-        switch phase {
-        case .pending: return EnvelopeHead(time: time, status: "pending")
-        case .unavailable(let reason): return EnvelopeHead(time: time, status: "unavailable", reason: reason)
-        case .current:
-            // The connectivity status becomes "network" (and its reason "networkReason"), beside the envelope's own.
-            var extra: [(key: String, value: JSONValue)] = []
+        // The connectivity status becomes "network" (and its reason "networkReason"), beside the envelope's own.
+        let extra: [(key: String, value: JSONValue)] =
             switch status {
-            case .satisfied: extra = [("network", .string("satisfied"))]
+            case .satisfied: [("network", .string("satisfied"))]
             case .unsatisfied(let reason):
-                extra = [("network", .string("unsatisfied")), ("networkReason", .string(reason.rawValue))]
-            case .pending, .unavailable: break
+                [("network", .string("unsatisfied")), ("networkReason", .string(reason.rawValue))]
             }
-            return EnvelopeHead(time: time, body: self, omitted: ["status"], extra: extra)
-        }
+        return EnvelopeHead(time: time, body: self, omitted: ["status"], extra: extra)
     }
 }
 
-extension FileSystemEvent: EnvelopeDescribed {
-    var envelopeHead: EnvelopeHead {
-        EnvelopeHead(time: time, event: kind.rawValue, body: self, omitted: ["kind"])
-    }
+/// An event payload that names the envelope's event itself (a uevent by its action) and the fields that says.
+protocol EnvelopeEventNamed {
+    var envelopeEvent: String { get }
+    var envelopeOmitted: Set<String> { get }
 }
 
-extension DeviceEvent: EnvelopeDescribed {
+extension SensorEvent: EnvelopeDescribed {
     var envelopeHead: EnvelopeHead {
         switch kind {
         case .unavailable(let reason): return EnvelopeHead(time: time, status: "unavailable", reason: reason)
         case .overflow: return EnvelopeHead(time: time, event: "overflow")
-        case .uevent(let uevent):
-            return EnvelopeHead(time: time, event: "\(uevent.action)", body: self, omitted: ["event", "action"])
+        case .event(let payload):
+            let named = payload as? any EnvelopeEventNamed
+            return EnvelopeHead(
+                time: time, event: named?.envelopeEvent ?? "event", body: payload, omitted: named?.envelopeOmitted ?? []
+            )
         }
     }
 }
 
-extension ClockChange: EnvelopeDescribed {
-    var envelopeHead: EnvelopeHead { EnvelopeHead(time: time, event: "clockSet", body: self) }
+extension Uevent: EnvelopeEventNamed {
+    var envelopeEvent: String { "\(action)" }
+    var envelopeOmitted: Set<String> { ["action"] }
+}
+
+extension FileSystemEvent: EnvelopeEventNamed {
+    var envelopeEvent: String { kind.rawValue }
+    var envelopeOmitted: Set<String> { ["kind"] }
+}
+
+extension ClockChange: EnvelopeEventNamed {
+    var envelopeEvent: String { "clockSet" }
+    var envelopeOmitted: Set<String> { [] }
 }

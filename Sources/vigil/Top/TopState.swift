@@ -84,8 +84,9 @@ struct TopState {
     private static func eventLine(_ reading: any CatalogReading) -> String {
         let time: ReadingTime? =
             switch reading {
-            case let event as FileSystemEvent: event.time
+            case let event as SensorEvent<FileSystemEvent>: event.time
             case let event as DeviceEvent: event.time
+            case let event as SensorEvent<ClockChange>: event.time
             default: nil
             }
         let text = ControlEscape.escaped(reading.description)
@@ -94,7 +95,9 @@ struct TopState {
 
     /// The network's status (with the interfaces that carry it) on the first line, then each interface and route.
     private static func networkLines(_ reading: any CatalogReading) -> [String] {
-        guard let path = reading as? NetworkPath else { return [ControlEscape.escaped(reading.description)] }
+        guard let path = (reading as? SensorReading<NetworkPath>)?.value else {
+            return [ControlEscape.escaped(reading.description)]
+        }
         let connected = path.connectedInterfaces.map(\.name)
         let status = path.status.description + (connected.isEmpty ? "" : " via " + connected.joined(separator: ", "))
         let interfaces = path.interfaces.map { interface in

@@ -37,9 +37,8 @@ struct NetworkChanges: Sendable, Encodable, CustomStringConvertible, ReadingBatc
 final class NetworkDiffer: Sendable {
     private let previous = Mutex<NetworkPath?>(nil)
 
-    /// The changes from the previous snapshot to `path`; an unavailable path passes through as it is.
+    /// The changes from the previous snapshot to `path` (pending and unavailable readings pass through as they are).
     func changes(to path: NetworkPath) -> any CatalogReading {
-        guard case .current = path.phase else { return path }
         let before = previous.withLock { previous in
             defer { previous = path }
             return previous

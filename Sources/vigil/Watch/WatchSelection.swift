@@ -75,7 +75,7 @@ enum WatchSelection {
         case "network" where arguments.flag("--changes"):
             let differ = NetworkDiffer()
             let readings = source.readings.map { reading -> any CatalogReading in
-                guard let path = reading as? NetworkPath else { return reading }
+                guard let path = (reading as? SensorReading<NetworkPath>)?.value else { return reading }
                 return differ.changes(to: path)
             }
             return WatchTarget(catalog: source, key: entry.id, readings: readings)
@@ -112,7 +112,8 @@ enum WatchSelection {
         let target = WatchTarget(id: "files", key: "files " + path, source: monitor, checksAvailability: false)
         guard kinds != nil || !patterns.isEmpty else { return target }
         let readings = target.readings.filter { [kinds] reading in
-            guard let event = reading as? FileSystemEvent else { return true }
+            // Lost events and directories that cannot be watched are always shown: no filter hides them.
+            guard let event = (reading as? SensorEvent<FileSystemEvent>)?.payload else { return true }
             if let kinds, !kinds.contains(event.kind) { return false }
             return !patterns.contains { pattern in
                 excludes(pattern, event.path) || event.oldPath.map { excludes(pattern, $0) } ?? false

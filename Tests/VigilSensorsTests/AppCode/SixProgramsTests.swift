@@ -38,7 +38,7 @@ final class Connectivity: Sendable {
 
     /// Whether the machine has a usable network, once the monitor has read the kernel's state.
     var isConnected: Observable<Bool> {
-        monitor.readings.filter { $0.phase == .current }.map(\.isConnected).removeDuplicates()
+        monitor.readings.compactMap { $0.value?.isConnected }.removeDuplicates()
     }
 }
 
@@ -109,7 +109,7 @@ final class DownloadCache {
         let banner = ConnectivityBanner()
         banner.start()
         #expect(await eventuallyOnMain { banner.text != "checking…" })
-        let expected = Connectivity.shared.monitor.readings.value.isConnected ? "online" : "offline"
+        let expected = Connectivity.shared.monitor.readings.value.value?.isConnected == true ? "online" : "offline"
         #expect(banner.text == expected)
     }
 

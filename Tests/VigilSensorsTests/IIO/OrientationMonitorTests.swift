@@ -53,3 +53,36 @@ import VigilSensors
         #expect(!monitor.isMonitoring)
     }
 }
+
+extension OrientationMonitorTests {
+    /// An accelerometer that cannot be read makes the orientation unavailable with its reason (it used to keep the
+    /// last orientation, so a consumer never learned why nothing came), and the next acceleration decides it again.
+    @Test func anUnreadableAccelerometerMakesTheOrientationUnavailableWithItsReason() throws {
+        let tree = FakeIIOTree()
+        let device = "bus/iio/devices/iio:device0"
+        tree.addDevice(
+            0, name: "accel",
+            files: [
+                "in_accel_x_raw": "0\n", "in_accel_y_raw": "-1000\n", "in_accel_z_raw": "0\n",
+                "in_accel_scale": "0.0098\n",
+            ])
+        let monitor = OrientationMonitor(root: tree.root, updateInterval: .milliseconds(5))
+        let recorder = IIOReadingRecorder(monitor.readings)
+        try monitor.startMonitoring()
+        defer { monitor.stopMonitoring() }
+        #expect(recorder.wait { $0.last?.value == .normal })
+        tree.write("\(device)/in_accel_x_raw", "garbage\n")
+        #expect(recorder.wait { $0.last.map(Self.isUnavailable) == true }, "\(recorder.values)")
+        if case .unavailable(let reason) = recorder.values.last?.status {
+            #expect(reason.hasPrefix("accelerometer: "))
+            #expect(reason.contains("in_accel_x_raw"))
+        }
+        tree.write("\(device)/in_accel_x_raw", "0\n")
+        #expect(recorder.wait { $0.last?.value == .normal }, "\(recorder.values)")
+    }
+
+    private static func isUnavailable(_ reading: SensorReading<ScreenOrientation>) -> Bool {
+        if case .unavailable = reading.status { return true }
+        return false
+    }
+}

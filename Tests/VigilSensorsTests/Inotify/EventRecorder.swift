@@ -4,13 +4,13 @@ import VigilSensors
 
 /// Collects a monitor's events as they are published (immediate delivery, on the event-loop thread).
 final class EventRecorder: Sendable {
-    private let events = Mutex<[FileSystemEvent]>([])
+    private let events = Mutex<[SensorEvent<FileSystemEvent>]>([])
     private let subscription = Mutex<Subscription?>(nil)
 
     init(_ monitor: FileSystemMonitor, onEvent: (@Sendable (FileSystemEvent) -> Void)? = nil) {
         let token = monitor.readings.subscribe { [weak self] event in
             self?.events.withLock { $0.append(event) }
-            onEvent?(event)
+            if let change = event.payload { onEvent?(change) }
         }
         subscription.withLock { $0 = token }
     }
@@ -23,7 +23,16 @@ final class EventRecorder: Sendable {
         return (monitor, recorder)
     }
 
-    var all: [FileSystemEvent] { events.withLock { $0 } }
+    /// The file-system events, without overflows and unavailable notices.
+    var all: [FileSystemEvent] { events.withLock { $0 }.compactMap(\.payload) }
+
+    /// Everything published, file-system events and the shared overflow and unavailable cases.
+    var published: [SensorEvent<FileSystemEvent>] { events.withLock { $0 } }
+
+    /// Waits (10 s at most) until a published event satisfies `predicate`.
+    func waitFor(_ predicate: @escaping @Sendable (SensorEvent<FileSystemEvent>.Kind) -> Bool) async -> Bool {
+        await eventually { self.published.contains { predicate($0.kind) } }
+    }
 
     func contains(_ kind: FileSystemEvent.Kind, _ path: BytePath, oldPath: BytePath? = nil) -> Bool {
         all.contains { $0.kind == kind && $0.path == path && (oldPath == nil || $0.oldPath == oldPath) }

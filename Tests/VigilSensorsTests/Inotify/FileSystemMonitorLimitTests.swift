@@ -47,7 +47,7 @@ extension InotifyKernelTests {
             // The queue is full: this directory's creation is lost, so only the rescan after overflow can watch it.
             mkdir(directory.file("lost"), 0o755)
             release.signal()
-            #expect(await recorder.waitFor(.overflow, directory.path))
+            #expect(await recorder.waitFor { $0 == .overflow })
             writeFile(directory.file("after"))
             #expect(await recorder.waitFor(.created, directory.file("after")))
             writeFile(directory.file("lost/inside"))
@@ -66,7 +66,7 @@ extension InotifyKernelTests {
             do {
                 try monitor.startMonitoring()
                 Issue.record("a recursive watch of 4 directories started with max_user_watches = 1")
-            } catch let error as SensorError {
+            } catch {
                 guard case .limitReached(let name, let value, _) = error else {
                     Issue.record("unexpected error \(error)")
                     return
@@ -89,11 +89,16 @@ extension InotifyKernelTests {
             defer { monitor.stopMonitoring() }
             #expect(Self.writeLimit(Self.watchLimitPath, 1))
             mkdir(directory.file("sub"), 0o755)
-            let failed = await recorder.waitFor(.watchFailed, directory.file("sub"))
+            let sub = directory.file("sub")
+            let failed = await recorder.waitFor { kind in
+                if case .unavailable(let reason) = kind { reason.contains(sub) } else { false }
+            }
             #expect(Self.writeLimit(Self.watchLimitPath, original))
             #expect(failed)
-            let detail = recorder.all.first { $0.kind == .watchFailed }?.detail ?? ""
-            #expect(detail.contains("fs.inotify.max_user_watches"))
+            let reason = recorder.published.lazy.compactMap { event -> String? in
+                if case .unavailable(let reason) = event.kind { reason } else { nil }
+            }.first
+            #expect(reason?.contains("fs.inotify.max_user_watches") == true, "\(String(describing: reason))")
         }
     }
 }

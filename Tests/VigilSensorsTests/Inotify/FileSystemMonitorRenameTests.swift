@@ -24,7 +24,7 @@ extension InotifyKernelTests {
             }
 
             private final class Published: Sendable {
-                let list = Mutex<[FileSystemEvent]>([])
+                let list = Mutex<[SensorEvent<FileSystemEvent>]>([])
             }
 
             var events: [FileSystemEvent] { published.list.withLock { $0 }.untimed }

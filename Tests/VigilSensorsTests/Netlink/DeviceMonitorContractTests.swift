@@ -23,7 +23,7 @@ struct DeviceMonitorContractTests {
 
         func sawAdd(of interface: String) -> Bool {
             all.contains { event in
-                guard case .uevent(let uevent) = event.kind else { return false }
+                guard case .event(let uevent) = event.kind else { return false }
                 return uevent.action == .add && uevent.properties["INTERFACE"] == interface
             }
         }

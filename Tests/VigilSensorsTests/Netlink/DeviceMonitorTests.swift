@@ -13,7 +13,7 @@ struct DeviceMonitorTests {
         let monitor = DeviceMonitor(subsystems: ["net"], namespace: namespace.path)
         let events = Mutex<[Uevent]>([])
         let subscription = monitor.readings.subscribe { event in
-            if case .uevent(let uevent) = event.kind { events.withLock { $0.append(uevent) } }
+            if case .event(let uevent) = event.kind { events.withLock { $0.append(uevent) } }
         }
         defer { subscription.dispose() }
         try monitor.startMonitoring()

@@ -12,10 +12,10 @@ import VigilSensors
 struct NetworkMonitorContractTests {
     /// Every value and completion a subscription saw.
     private final class Recorder: Sendable {
-        let values = Mutex<[NetworkPath]>([])
+        let values = Mutex<[SensorReading<NetworkPath>]>([])
         let completions = Mutex(0)
-        var all: [NetworkPath] { values.withLock { $0 } }
-        var last: NetworkPath? { all.last }
+        var all: [SensorReading<NetworkPath>] { values.withLock { $0 } }
+        var last: SensorReading<NetworkPath>? { all.last }
 
         func subscribe(to monitor: NetworkMonitor) -> Subscription {
             monitor.readings.subscribe(
@@ -33,15 +33,15 @@ struct NetworkMonitorContractTests {
         let subscription = recorder.subscribe(to: monitor)
         defer { subscription.dispose() }
         #expect(recorder.all.first?.status == .pending, "a handler installed before start sees pending")
-        #expect(recorder.all.first?.isConnected == false)
+        #expect(recorder.all.first?.value == nil)
         try monitor.startMonitoring()
         defer { monitor.stopMonitoring() }
-        #expect(await eventually(within: 20) { recorder.last?.interface(named: "lo") != nil })
+        #expect(await eventually(within: 20) { recorder.last?.value?.interface(named: "lo") != nil })
         let history = recorder.all
-        let firstKnown = try #require(history.firstIndex { $0.phase == .current })
+        let firstKnown = try #require(history.firstIndex { $0.value != nil })
         #expect(history[..<firstKnown].allSatisfy { $0.status == .pending }, "\(history.map(\.status))")
-        #expect(history[firstKnown].interface(named: "lo") != nil, "the first known path is a complete dump")
-        #expect(history[firstKnown].status == .unsatisfied(reason: .noInterfaceUp))
+        #expect(history[firstKnown].value?.interface(named: "lo") != nil, "the first known path is a complete dump")
+        #expect(history[firstKnown].value?.status == .unsatisfied(reason: .noInterfaceUp))
     }
 
     @Test func startReturnsWithoutWaitingForTheEventLoopOrTheKernel() async throws {
@@ -62,7 +62,7 @@ struct NetworkMonitorContractTests {
         #expect(monitor.readings.value.status == .pending, "the dump runs on the loop, after start returned")
         #expect(elapsed < .seconds(1), "start took \(elapsed)")
         release.signal()
-        #expect(await eventually(within: 20) { monitor.readings.value.interface(named: "lo") != nil })
+        #expect(await eventually(within: 20) { monitor.readings.value.value?.interface(named: "lo") != nil })
     }
 
     @Test func socketErrorIsPublishedInBandAndTheMonitorRecovers() async throws {
@@ -74,24 +74,24 @@ struct NetworkMonitorContractTests {
         defer { subscription.dispose() }
         try monitor.startMonitoring()
         defer { monitor.stopMonitoring() }
-        #expect(await eventually(within: 20) { monitor.readings.value.interface(named: "lo") != nil })
+        #expect(await eventually(within: 20) { monitor.readings.value.value?.interface(named: "lo") != nil })
 
         monitor.simulateSocketError(.ioError)
         #expect(
             await eventually(within: 20) {
                 recorder.all.contains { if case .unavailable = $0.status { true } else { false } }
             })
-        let unavailable = try #require(recorder.all.first { $0.phase != .current && $0.phase != .pending })
-        #expect(!unavailable.isConnected)
+        let unavailable = try #require(recorder.all.first { if case .unavailable = $0.status { true } else { false } })
+        #expect(unavailable.value == nil)
         #expect("\(unavailable.status)".contains("recvmsg"), "the reason names what failed: \(unavailable)")
         // A change made while the socket was closed reaches the mirror through the dump after the reopen.
         try namespace.ip("link", "add", "rva", "type", "veth", "peer", "name", "rvb")
-        #expect(await eventually(within: 20) { monitor.readings.value.interface(named: "rva") != nil })
+        #expect(await eventually(within: 20) { monitor.readings.value.value?.interface(named: "rva") != nil })
         #expect(monitor.isMonitoring)
         #expect(recorder.completions.withLock { $0 } == 0, "the subject is never failed")
         try namespace.ip("link", "set", "rva", "up")
         #expect(
-            await eventually(within: 20) { monitor.readings.value.interface(named: "rva")?.isUp == true },
+            await eventually(within: 20) { monitor.readings.value.value?.interface(named: "rva")?.isUp == true },
             "notifications flow on the reopened socket")
     }
 
@@ -103,13 +103,13 @@ struct NetworkMonitorContractTests {
         let subscription = recorder.subscribe(to: monitor)
         defer { subscription.dispose() }
         try monitor.startMonitoring()
-        #expect(await eventually(within: 20) { monitor.readings.value.interface(named: "lo") != nil })
+        #expect(await eventually(within: 20) { monitor.readings.value.value?.interface(named: "lo") != nil })
         monitor.simulateSocketError(.ioError)
         monitor.stopMonitoring()
         try monitor.startMonitoring()
         defer { monitor.stopMonitoring() }
         try namespace.ip("link", "add", "sva", "type", "veth", "peer", "name", "svb")
-        #expect(await eventually(within: 20) { recorder.last?.interface(named: "sva") != nil })
+        #expect(await eventually(within: 20) { recorder.last?.value?.interface(named: "sva") != nil })
         #expect(recorder.completions.withLock { $0 } == 0, "the subject is never failed")
     }
 
@@ -125,7 +125,7 @@ struct NetworkMonitorContractTests {
             released = monitor
             subscription = recorder.subscribe(to: monitor)
             try monitor.startMonitoring()
-            #expect(await eventually(within: 20) { monitor.readings.value.interface(named: "lo") != nil })
+            #expect(await eventually(within: 20) { monitor.readings.value.value?.interface(named: "lo") != nil })
             #expect(try routeSockets(in: namespace) == 1, "the monitor's own socket")
             registrations = monitor.loopRegistrations
             #expect(!registrations.isEmpty)

@@ -12,7 +12,7 @@ struct NetworkPathTimeTests {
         let namespace = try NetlinkTestNamespace()
         defer { namespace.remove() }
         let monitor = NetworkMonitor(namespace: namespace.path)
-        let published = Mutex<[NetworkPath]>([])
+        let published = Mutex<[SensorReading<NetworkPath>]>([])
         let subscription = monitor.readings.subscribe { path in published.withLock { $0.append(path) } }
         defer { subscription.dispose() }
         let beforeStart = ContinuousClock.now
@@ -35,12 +35,14 @@ struct NetworkPathTimeTests {
         try namespace.ip("link", "add", "tva", "type", "veth", "peer", "name", "tvb")
         #expect(await eventually(within: 20) { delivered(published, anInterfaceNamed: "tva") })
         let afterChange = ContinuousClock.now
-        let changed = try #require(published.withLock { $0 }.first { $0.interface(named: "tva") != nil })
+        let changed = try #require(published.withLock { $0 }.first { $0.value?.interface(named: "tva") != nil })
         #expect(beforeChange <= changed.time.monotonic && changed.time.monotonic <= afterChange)
         #expect(first.time < changed.time)
     }
 
-    private func delivered(_ published: borrowing Mutex<[NetworkPath]>, anInterfaceNamed name: String) -> Bool {
-        published.withLock { $0.contains { $0.interface(named: name) != nil } }
+    private func delivered(_ published: borrowing Mutex<[SensorReading<NetworkPath>]>, anInterfaceNamed name: String)
+        -> Bool
+    {
+        published.withLock { $0.contains { $0.value?.interface(named: name) != nil } }
     }
 }

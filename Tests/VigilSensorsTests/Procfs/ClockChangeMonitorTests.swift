@@ -69,3 +69,32 @@ import Vigil
         )
     }
 }
+
+extension ClockChangeMonitorTests {
+    /// A timer read that fails (other than "nothing yet") ends the run and says why, in-band; it used to return
+    /// silently and keep a monitor that reported nothing.
+    @Test func aFailedTimerReadIsPublishedAndTheMonitorStops() throws {
+        let monitor = ClockChangeMonitor()
+        let events = Mutex<[SensorEvent<ClockChange>]>([])
+        let subscription = monitor.readings.subscribe { event in events.withLock { $0.append(event) } }
+        defer { subscription.dispose() }
+        let before = Self.cancelOnSetTimers()
+        try monitor.startMonitoring()
+        defer { monitor.stopMonitoring() }
+        let added = Self.cancelOnSetTimers().subtracting(before)
+        monitor.simulateReadError(.ioError)
+        let deadline = ContinuousClock.now + .seconds(10)
+        while events.withLock({ $0.isEmpty }), ContinuousClock.now < deadline { usleepSeconds(0.001) }
+        let published = events.withLock { $0 }
+        #expect(published.count == 1)
+        guard case .unavailable(let reason) = published.first?.kind else {
+            Issue.record("expected an unavailable event, got \(published)")
+            return
+        }
+        #expect(reason.contains("EIO") || reason.contains("Input/output error"), "\(reason)")
+        #expect(reason.contains("started again"))
+        #expect(monitor.latest == published.first)
+        #expect(!monitor.isMonitoring)
+        #expect(!added.isEmpty && Self.cancelOnSetTimers().isDisjoint(with: added), "the failed run's timer is open")
+    }
+}

@@ -158,9 +158,9 @@ import Vigil
         defer { subscription.dispose() }
         try monitor.startMonitoring()
         writeFile(directory.file("a"), "1")
-        #expect(await eventually { monitor.latest?.path == BytePath(directory.file("a")) })
+        #expect(await eventually { monitor.latest?.payload?.path == BytePath(directory.file("a")) })
         monitor.stopMonitoring()
-        #expect(monitor.latest?.path == BytePath(directory.file("a")), "kept after stop")
+        #expect(monitor.latest?.payload?.path == BytePath(directory.file("a")), "kept after stop")
         #expect(!seen.withLock { $0 }.isEmpty)
         #expect(seen.withLock { $0 }.allSatisfy { $0 }, "a subscriber saw an older latest than its event")
     }

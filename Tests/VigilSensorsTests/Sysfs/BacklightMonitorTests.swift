@@ -54,12 +54,13 @@ import VigilSensors
 
     @Test func changeUeventTriggersARead() throws {
         let tree = Self.panel()
-        let changes = PublishSubject<[String: String]>()
+        let changes = PublishSubject<DeviceEvent>()
         let monitor = BacklightMonitor(root: tree.root, updateInterval: .seconds(3600), changes: changes)
         try monitor.startMonitoring()
         defer { monitor.stopMonitoring() }
         tree.write("class/backlight/intel_backlight/actual_brightness", "9600\n")
-        changes.publish(["ACTION": "change", "SUBSYSTEM": "backlight"])
+        changes.publish(
+            .uevent(Uevent(action: .change, devpath: "/devices/backlight/intel_backlight", subsystem: "backlight")))
         #expect(monitor.readings.value.value?.fraction == 1.0)
     }
 

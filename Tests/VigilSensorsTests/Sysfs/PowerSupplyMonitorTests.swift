@@ -14,15 +14,19 @@ import VigilSensors
         reading.value?.supplies.first { $0.name == "BAT0" }
     }
 
-    static func uevent(_ action: String, _ properties: [String: String]) -> [String: String] {
-        var event = ["ACTION": action, "SUBSYSTEM": "power_supply"]
+    static func uevent(_ action: String, _ properties: [String: String]) -> DeviceEvent {
+        var event: [String: String] = [:]
         for (key, value) in properties { event["POWER_SUPPLY_" + key.uppercased()] = value }
-        return event
+        let name = properties["name"] ?? "BAT0"
+        return .uevent(
+            Uevent(
+                action: Uevent.Action(rawValue: action)!, devpath: "/devices/power_supply/" + name,
+                subsystem: "power_supply", properties: event))
     }
 
     @Test func changeUeventSnapshotUpdatesTheSupplyWithoutReadingSysfs() throws {
         let tree = Self.laptop()
-        let changes = PublishSubject<[String: String]>()
+        let changes = PublishSubject<DeviceEvent>()
         let monitor = PowerSupplyMonitor(root: tree.root, updateInterval: .seconds(3600), changes: changes)
         try monitor.startMonitoring()
         defer { monitor.stopMonitoring() }
@@ -43,7 +47,7 @@ import VigilSensors
 
     @Test func mainsChangeIsFollowedBySettlingReReads() throws {
         let tree = Self.laptop()
-        let changes = PublishSubject<[String: String]>()
+        let changes = PublishSubject<DeviceEvent>()
         let monitor = PowerSupplyMonitor(
             root: tree.root, updateInterval: .seconds(3600), settleCount: 4, changes: changes)
         try monitor.startMonitoring()
@@ -59,7 +63,7 @@ import VigilSensors
 
     @Test func addUeventOrUnparsableSnapshotReReadsTheClass() throws {
         let tree = Self.laptop()
-        let changes = PublishSubject<[String: String]>()
+        let changes = PublishSubject<DeviceEvent>()
         let monitor = PowerSupplyMonitor(root: tree.root, updateInterval: .seconds(3600), changes: changes)
         try monitor.startMonitoring()
         defer { monitor.stopMonitoring() }
@@ -97,7 +101,7 @@ import VigilSensors
 
     @Test func stoppedMonitorIgnoresUevents() throws {
         let tree = Self.laptop()
-        let changes = PublishSubject<[String: String]>()
+        let changes = PublishSubject<DeviceEvent>()
         let monitor = PowerSupplyMonitor(root: tree.root, updateInterval: .seconds(3600), changes: changes)
         try monitor.startMonitoring()
         monitor.stopMonitoring()
@@ -112,7 +116,7 @@ extension PowerSupplyMonitorTests {
         let tree = Self.laptop()
         let devices = DeviceMonitor(subsystems: ["power_supply"])
         let monitor = PowerSupplyMonitor(
-            root: tree.root, updateInterval: .seconds(3600), settleCount: 0, changes: devices.ueventProperties)
+            root: tree.root, updateInterval: .seconds(3600), settleCount: 0, changes: devices.readings)
         try monitor.startMonitoring()
         defer { monitor.stopMonitoring() }
         let snapshot = [
