@@ -28,13 +28,14 @@ import VigilSensors
     }
 
     /// Runs a buffered orientation monitor over `capture` and returns the accelerometer values and the last
-    /// orientation.
+    /// orientation decided (the capture's end then makes the orientation unavailable: the device went away).
     static func replay(_ capture: String) throws -> (values: [Accelerometer.Value], orientation: ScreenOrientation) {
         let bytes = try readCapture(capture)
         let tree = FakeIIOTree()
         tree.addCaptureAccelerometer()
         let monitor = OrientationMonitor(root: tree.root, mode: .buffered())
         let accelerations = IIOReadingRecorder(monitor.accelerometer.readings)
+        let orientations = IIOReadingRecorder(monitor.readings)
         try monitor.startMonitoring()
         defer { monitor.stopMonitoring() }
         _ = tree.writeToFIFO("dev/iio:device0", bytes)
@@ -44,7 +45,8 @@ import VigilSensors
         try #require(ended, "the device node's end of file was not reported")
         #expect(accelerations.values.last?.description.contains("went away") == true)
         #expect(tree.read("bus/iio/devices/iio:device0/buffer/enable") == "0")
-        return (accelerations.values.compactMap(\.value), monitor.readings.value.value ?? .undefined)
+        #expect(orientations.wait { $0.last?.description.contains("went away") == true }, "\(orientations.values)")
+        return (accelerations.values.compactMap(\.value), orientations.values.compactMap(\.value).last ?? .undefined)
     }
 
     @Test(.enabled(if: captures != nil, "shared/testdata/iio is not beside the checkout"))
