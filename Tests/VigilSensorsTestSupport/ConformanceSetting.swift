@@ -9,15 +9,20 @@ package struct ConformanceSetting: Sendable {
     package let ownedRoots: [String]
     /// Takes what the source reads away and brings it back, or nil where the test cannot (the real kernel).
     package let outage: Outage?
+    /// How long, in seconds, a reading the contract promises may take to come (a whole network dump on a loaded
+    /// machine under a sanitizer included); a check that waits this long has failed.
+    package let readingTimeout: Double
 
     /// - Parameters:
     ///   - label: Says where, in messages.
     ///   - ownedRoots: The test's own directories the source reads.
     ///   - outage: How to take them away and back.
-    package init(label: String, ownedRoots: [String] = [], outage: Outage? = nil) {
+    ///   - readingTimeout: How long a promised reading may take, in seconds.
+    package init(label: String, ownedRoots: [String] = [], outage: Outage? = nil, readingTimeout: Double = 10) {
         self.label = label
         self.ownedRoots = ownedRoots
         self.outage = outage
+        self.readingTimeout = readingTimeout
     }
 
     /// Takes what a source reads away (``begin``) and brings it back (``end``).

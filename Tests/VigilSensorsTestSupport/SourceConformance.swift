@@ -43,12 +43,19 @@ package func checkSourceConformance<S: Source>(
     _ name: String, in setting: ConformanceSetting, sourceLocation: SourceLocation = #_sourceLocation,
     make: @escaping @Sendable (EventLoop) throws -> S
 ) async {
-    let violations = await offThePool {
+    for violation in await sourceConformanceViolations(in: setting, make: make) {
+        Issue.record("\(name) on \(setting.label) breaks “\(violation)”", sourceLocation: sourceLocation)
+    }
+}
+
+/// The clauses of the ``Source`` contract that sources made by `make` break, in the order they were checked; what
+/// ``checkSourceConformance(_:in:sourceLocation:make:)`` reports, for tests of the checker itself.
+package func sourceConformanceViolations<S: Source>(
+    in setting: ConformanceSetting, make: @escaping @Sendable (EventLoop) throws -> S
+) async -> [ConformanceViolation] {
+    await offThePool {
         let check = SourceConformanceCheck(setting: setting, make: make)
         check.run()
         return check.violations
-    }
-    for violation in violations {
-        Issue.record("\(name) on \(setting.label) breaks “\(violation)”", sourceLocation: sourceLocation)
     }
 }

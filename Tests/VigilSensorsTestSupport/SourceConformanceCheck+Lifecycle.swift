@@ -50,7 +50,7 @@ extension SourceConformanceCheck {
     }
 
     /// A stop returns within 100 ms, leaves nothing of the source on its loop (so nothing can fire), and nothing is
-    /// published after it returns, not even by `refresh()`.
+    /// published after it returns, not even by `refresh()` while what it reads is gone.
     func checkPromptStop() {
         withFreshSource { source, log, probe in
             guard start(source, for: .promptStop), settle(source, log, probe, .promptStop) else { return }
@@ -63,8 +63,11 @@ extension SourceConformanceCheck {
             if source.isMonitoring { record(.promptStop, "isMonitoring is true after the stop returned") }
             let left = probe.held()
             if !left.isEmpty { record(.promptStop, "after the stop returned, the loop still holds \(left)") }
+            // What the source reads changes (where the setting can change it), so a read would publish.
+            setting.outage?.begin()
             source.refresh()
             probe.barrier()
+            setting.outage?.end()
             let late = log.entries(after: published)
             if !late.isEmpty {
                 record(.promptStop, "published \(late.map { "\($0.reading)" }) after the stop returned")
@@ -88,7 +91,7 @@ extension SourceConformanceCheck {
             held = probe.registrations() + setting.descriptorsIntoOwnedRoots()
         }
         // A callback already running on the loop holds the source until it returns: awaited, not expected at once.
-        guard waitUntil(within: Self.readingTimeout, { released == nil }) else {
+        guard waitUntil(within: setting.readingTimeout, { released == nil }) else {
             record(.release, "the running source outlived its last reference")
             released?.stopMonitoring()
             return
@@ -123,7 +126,7 @@ extension SourceConformanceCheck {
                 record(.updateInterval, "setting 5 ms threw \(error)")
                 return
             }
-            let rescheduled = waitUntil(within: Self.readingTimeout) {
+            let rescheduled = waitUntil(within: setting.readingTimeout) {
                 log.entries(after: beforeShortInterval).contains(where: Self.isUnavailable)
             }
             let cameBack = log.count
@@ -132,7 +135,7 @@ extension SourceConformanceCheck {
                 record(.updateInterval, "after setting 5 ms while running, no read saw the outage: not rescheduled")
                 return
             }
-            let recovered = waitUntil(within: Self.readingTimeout) {
+            let recovered = waitUntil(within: setting.readingTimeout) {
                 log.entries(after: cameBack).contains(where: Self.isValue)
             }
             if !recovered { record(.recovery, "polling at 5 ms did not recover by itself when the tree came back") }
@@ -147,7 +150,7 @@ extension SourceConformanceCheck {
         let before = log.count
         outage.begin()
         source.refresh()
-        let unavailable = waitUntil(within: Self.readingTimeout) {
+        let unavailable = waitUntil(within: setting.readingTimeout) {
             log.entries(after: before).contains(where: Self.isUnavailable)
         }
         let reading = log.entries(after: before).first(where: Self.isUnavailable)
@@ -164,7 +167,7 @@ extension SourceConformanceCheck {
         }
         let cameBack = log.count
         source.refresh()
-        let recovered = waitUntil(within: Self.readingTimeout) {
+        let recovered = waitUntil(within: setting.readingTimeout) {
             log.entries(after: cameBack).contains(where: Self.isValue)
         }
         if !recovered { record(.recovery, "refresh() with the tree back published no value") }

@@ -10,8 +10,6 @@ final class SourceConformanceCheck<S: Source> {
     let make: @Sendable (EventLoop) throws -> S
     private(set) var violations: [ConformanceViolation] = []
 
-    /// How long a reading may take to come (a whole network dump on a loaded machine included).
-    static var readingTimeout: Double { 10 }
     /// How many times eight threads start a fresh source at once.
     static var concurrentRounds: Int { 10 }
     /// A start or a stop returns within this.
@@ -110,11 +108,11 @@ final class SourceConformanceCheck<S: Source> {
         -> Bool
     {
         if Self.keepsState(source) {
-            let read = waitUntil(within: Self.readingTimeout) {
+            let read = waitUntil(within: setting.readingTimeout) {
                 log.entries.contains { ReadingInspection.status(of: $0.reading) != .pending }
             }
             guard read else {
-                record(clause, "no reading but pending within \(Self.readingTimeout) s of the start")
+                record(clause, "no reading but pending within \(setting.readingTimeout) s of the start")
                 return false
             }
         }
