@@ -16,6 +16,7 @@ package enum ConformanceClause: String, Sendable, CaseIterable {
     case release = "release stops and closes every descriptor"
     case recovery = "a vanished device gives unavailable and recovers"
     case inBand = "readings in-band, the subject never ends"
+    case eventLoop = "runs on the event loop it is given"
 }
 
 /// A clause the source broke, and how.

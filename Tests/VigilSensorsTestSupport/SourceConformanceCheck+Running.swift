@@ -62,6 +62,12 @@ extension SourceConformanceCheck {
         withFreshSource { source, log, probe in
             let wallBefore = ReadingTime.now().wall
             guard start(source, for: .timestamps), settle(source, log, probe, .timestamps) else { return }
+            if probe.held().isEmpty {
+                record(
+                    .eventLoop,
+                    "runs with nothing on the loop it was made with: its timers and descriptors are elsewhere, out of "
+                        + "the caller's hands and out of this check's sight")
+            }
             source.refresh()
             probe.barrier()
             checkUpdateInterval(source)

@@ -8,7 +8,7 @@ import VigilSensorsTestSupport
     static let expected: [(FaultySource.Fault, ConformanceClause?)] = [
         (.none, nil), (.checksBeforeClaiming, .doubleStart), (.deinitDoesNotStop, .release),
         (.refreshesWhenStopped, .promptStop), (.hidesFailedReads, .refresh), (.acceptsAnyInterval, .updateInterval),
-        (.slowStart, .promptStart),
+        (.slowStart, .promptStart), (.ignoresItsLoop, .eventLoop),
     ]
 
     @Test(arguments: expected) func catchesTheDefectUnderItsClause(

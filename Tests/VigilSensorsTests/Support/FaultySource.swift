@@ -20,8 +20,10 @@ final class FaultySource: Source {
         case hidesFailedReads
         /// Takes any update interval, zero included.
         case acceptsAnyInterval
-        /// Its start reads the file twice with a sleep between, beyond the 100 ms a start may take.
+        /// Its start sleeps 150 ms, beyond the 100 ms a start may take.
         case slowStart
+        /// Runs its timer on the shared loop, not the one it was made with.
+        case ignoresItsLoop
     }
 
     let name = "Faulty"
@@ -40,7 +42,7 @@ final class FaultySource: Source {
     init(_ fault: Fault, path: String, eventLoop: EventLoop) {
         self.fault = fault
         self.path = path
-        self.loop = eventLoop
+        self.loop = fault == .ignoresItsLoop ? .shared : eventLoop
     }
 
     deinit {
