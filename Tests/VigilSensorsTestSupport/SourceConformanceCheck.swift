@@ -1,4 +1,3 @@
-import Glibc
 import Vigil
 import VigilSensors
 import VigilTestSupport
