@@ -156,10 +156,8 @@ extension SourceConformanceCheck {
         let reading = log.entries(after: before).first(where: Self.isUnavailable)
         outage.end()
         guard unavailable, let reading else {
-            record(
-                .refresh,
-                "refresh() with the tree gone published no unavailable reading: \(log.entries(after: before).map { "\($0.reading)" })"
-            )
+            let published = log.entries(after: before).map { "\($0.reading)" }
+            record(.refresh, "refresh() with the tree gone published no unavailable reading: \(published)")
             return false
         }
         if case .unavailable(let reason) = ReadingInspection.status(of: reading.reading), reason.isEmpty {
