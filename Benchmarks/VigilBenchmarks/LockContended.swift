@@ -2,9 +2,6 @@ import Dispatch
 import Synchronization
 import Vigil
 
-/// The package's futex lock, named in this one place so renaming it is a one-line change.
-typealias FutexLock<Value> = Vigil.FutexMutex<Value>
-
 /// The package's futex lock against `Synchronization.Mutex` where they differ: contended acquisition and handover.
 ///
 /// (a) Two threads increment a shared counter under the lock: nanoseconds per lock/unlock pair. (b) One thread
@@ -56,10 +53,10 @@ private protocol LockBox<Value>: AnyObject, Sendable {
 }
 
 private final class FutexBox<Value: Sendable>: LockBox {
-    let lock: FutexLock<Value>
+    let lock: FutexMutex<Value>
 
     init(_ value: sending Value) {
-        lock = FutexLock(value)
+        lock = FutexMutex(value)
     }
 
     @inline(__always)

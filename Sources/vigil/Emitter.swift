@@ -1,5 +1,6 @@
 import Dispatch
 import Synchronization
+import Vigil
 import VigilSensors
 
 /// Turns readings into lines (readable, or one JSON envelope a line with `--json`) and queues them on the
@@ -30,7 +31,7 @@ final class Emitter: Sendable {
     private let settings: Settings
     private let writer: OutputWriter
     private let control: RunControl
-    private let progress = Mutex(Progress())
+    private let progress = FutexMutex(Progress())
 
     init(_ settings: Settings, writer: OutputWriter, control: RunControl) {
         self.settings = settings

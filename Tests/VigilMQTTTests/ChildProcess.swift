@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 import Synchronization
 import Testing
+import Vigil
 import VigilTestSupport
 
 /// A program the tests run (`vigil`, `mosquitto`, `mosquitto_sub`), with standard output and error collected as they
@@ -15,12 +16,12 @@ final class ChildProcess: Sendable {
     static func find(_ candidates: String...) -> String? { candidates.first { access($0, X_OK) == 0 } }
 
     let pid: pid_t
-    private let exit = Mutex<Int32?>(nil)
+    private let exit = FutexMutex<Int32?>(nil)
     private let streams = Streams()
 
     /// What the pipes delivered; a class of its own so the reading threads do not keep the process object alive.
     private final class Streams: Sendable {
-        let state = Mutex<(output: String, errors: String, open: Int)>(("", "", 2))
+        let state = FutexMutex<(output: String, errors: String, open: Int)>(("", "", 2))
         func withLock<T: Sendable>(_ body: (inout (output: String, errors: String, open: Int)) -> T) -> T {
             state.withLock { body(&$0) }
         }

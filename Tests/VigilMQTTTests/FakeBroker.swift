@@ -2,6 +2,7 @@ import Dispatch
 import Glibc
 import Synchronization
 import Testing
+import Vigil
 import VigilTestSupport
 
 /// A loopback listener that plays a broken broker, to show that a publisher survives it.
@@ -21,7 +22,7 @@ final class FakeBroker: Sendable {
     let port: UInt16
     private let listener: Int32
     private let behavior: Behavior
-    private let state = Mutex<(accepted: Int, stopped: Bool, open: [Int32])>((0, false, []))
+    private let state = FutexMutex<(accepted: Int, stopped: Bool, open: [Int32])>((0, false, []))
     private let finished = DispatchSemaphore(value: 0)
 
     /// Listens on a free loopback port and serves connections on a Dispatch thread until ``stop()``.

@@ -102,7 +102,7 @@ struct MQTTPublisherBrokerTests {
 
 /// Lines collected from any thread.
 final class Log: Sendable {
-    private let storage = Mutex<[String]>([])
+    private let storage = FutexMutex<[String]>([])
     var lines: [String] { storage.withLock { $0 } }
     func append(_ line: String) { storage.withLock { $0.append(line) } }
 }

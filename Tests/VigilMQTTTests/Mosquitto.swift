@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Synchronization
 import Testing
+import Vigil
 
 /// A real `mosquitto` broker on a free loopback port, configured in a temporary folder the test owns (anonymous,
 /// no persistence), stopped when released.
@@ -15,7 +16,7 @@ final class Mosquitto: Sendable {
 
     let port: UInt16
     let folder: String
-    private let process = Mutex<ChildProcess?>(nil)
+    private let process = FutexMutex<ChildProcess?>(nil)
 
     /// Writes the configuration and starts the broker; waits until it accepts connections.
     ///

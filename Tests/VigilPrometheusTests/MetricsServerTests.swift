@@ -232,7 +232,7 @@ func eventually(timeout: Double = 20, _ condition: () -> Bool) -> Bool {
 
 /// Log lines collected from any thread.
 final class LogLines: Sendable {
-    private let storage = Mutex<[String]>([])
+    private let storage = FutexMutex<[String]>([])
 
     var lines: [String] { storage.withLock { $0 } }
 

@@ -1,4 +1,3 @@
-import Synchronization
 import Vigil
 import VigilSensors
 
@@ -13,8 +12,8 @@ package final class ReadingLog<Reading: Sendable>: Sendable {
         package let received: ContinuousClock.Instant
     }
 
-    private let state = Mutex<(entries: [Entry], completion: String?)>(([], nil))
-    private let subscription: Mutex<Subscription?> = Mutex(nil)
+    private let state = FutexMutex<(entries: [Entry], completion: String?)>(([], nil))
+    private let subscription: FutexMutex<Subscription?> = FutexMutex(nil)
 
     /// Subscribes to `source` (immediate delivery); the log holds `source` weakly.
     package init<S: Source>(_ source: S) where S.Reading == Reading {

@@ -1,4 +1,4 @@
-import Synchronization
+import Vigil
 import VigilSensors
 import VigilTestSupport
 
@@ -26,7 +26,7 @@ extension SourceConformanceCheck {
         for _ in 0..<Self.concurrentRounds {
             var claimedOnce = true
             withFreshSource { source, log, probe in
-                let failures = Mutex<[String]>([])
+                let failures = FutexMutex<[String]>([])
                 concurrently(8) { _ in
                     do { try source.startMonitoring() } catch { failures.withLock { $0.append("\(error)") } }
                 }

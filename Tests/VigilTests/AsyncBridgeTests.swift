@@ -167,7 +167,7 @@ final class WeakSender: Sendable {
     @Test func aPostQueuedInsideACallbackReachesItsSendersObserverAfterTheSenderIsReleased() {
         struct Ping: Sendable { let number: Int }
         let hub = NotificationHub()
-        let holder = TestLock<SendableSender?>(SendableSender())
+        let holder = FutexMutex<SendableSender?>(SendableSender())
         let watch = WeakSender(holder.withLock { $0! })
         let received = Recorder<Int>()
         let releasedBeforeDelivery = Recorder<Bool>()

@@ -17,7 +17,7 @@ import VigilTestSupport
 
     @Test func publishUpdatesValueBeforeAnyObserverRuns() {
         let age = BehaviorSubject(0)
-        let seenInside = TestLock<[Int]>([])
+        let seenInside = FutexMutex<[Int]>([])
         let subscription = age.subscribe { _ in seenInside.withLock { $0.append(age.value) } }
         age.publish(18)
         #expect(age.value == 18)
@@ -64,7 +64,7 @@ import VigilTestSupport
     @Test func subscribingInsideCallbackReplaysCurrentValueExactlyOnce() {
         let subject = BehaviorSubject(1)
         let late = Recorder<Int>()
-        let held = TestLock<Subscription?>(nil)
+        let held = FutexMutex<Subscription?>(nil)
         let trigger = subject.subscribe { value in
             guard value == 2 else { return }
             let subscription = late.subscribe(to: subject)

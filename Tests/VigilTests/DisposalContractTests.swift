@@ -12,7 +12,7 @@ import VigilTestSupport
         let finished = finishes {
             let first = PublishSubject<Int>()
             let second = PublishSubject<Int>()
-            let held = TestLock<[Subscription]>([])
+            let held = FutexMutex<[Subscription]>([])
             let firstInside = DispatchSemaphore(value: 0)
             let secondInside = DispatchSemaphore(value: 0)
             @Sendable func stop(_ index: Int) {
@@ -42,7 +42,7 @@ import VigilTestSupport
     @Test func disposeWhileHoldingALockTheRunningCallbackNeedsReturns() {
         let finished = finishes {
             let subject = PublishSubject<Int>()
-            let lock = TestLock(0)
+            let lock = FutexMutex(0)
             let entered = DispatchSemaphore(value: 0)
             let subscription = subject.subscribe { _ in
                 entered.signal()
@@ -93,7 +93,7 @@ import VigilTestSupport
 
     @Test func theFinishedOfAReleasedSubjectIsWaitedFor() {
         let callback = BlockedCallback()
-        let holder = TestLock<PublishSubject<Int>?>(PublishSubject<Int>())
+        let holder = FutexMutex<PublishSubject<Int>?>(PublishSubject<Int>())
         let subscription = holder.withLock { $0! }.subscribe(onNext: { _ in }, onCompletion: { _ in callback.run() })
         TestThread.detach {
             let subject = holder.withLock { $0.take() }

@@ -6,7 +6,7 @@ import Vigil
     @Test func catchContinuesWithTheFallbackAndReleasesTheFailedSource() {
         let source = ProbedSource<Int>()
         let fallback = ProbedSource<Int>()
-        let errors = TestLock<[Int]>([])
+        let errors = FutexMutex<[Int]>([])
         let recorder = Recorder<Int>()
         let subscription = recorder.subscribe(
             to: source.observable.catch { error in

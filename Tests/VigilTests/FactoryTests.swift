@@ -105,7 +105,7 @@ import VigilTestSupport
 
     @Test func createRunsTheTeardownOnceOnDisposeAndIgnoresLaterCalls() {
         let teardowns = Atomic<Int>(0)
-        let kept = TestLock<Observer<Int>?>(nil)
+        let kept = FutexMutex<Observer<Int>?>(nil)
         let source = Observable<Int>.create { observer in
             kept.withLock { $0 = observer }
             return Subscription { teardowns.add(1, ordering: .relaxed) }
@@ -127,8 +127,8 @@ import VigilTestSupport
     }
 
     @Test func createRunsTheTeardownAfterTheFailureReachedTheSubscriber() {
-        let order = TestLock<[String]>([])
-        let kept = TestLock<Observer<Int>?>(nil)
+        let order = FutexMutex<[String]>([])
+        let kept = FutexMutex<Observer<Int>?>(nil)
         let source = Observable<Int>.create { observer in
             kept.withLock { $0 = observer }
             return Subscription { order.withLock { $0.append("teardown") } }
@@ -168,7 +168,7 @@ import VigilTestSupport
 
     @Test func publishingFromInsideTheSubscribersCallbackIsQueuedNotNested() {
         let source = KeptObserver<Int>()
-        let events = TestLock<[String]>([])
+        let events = FutexMutex<[String]>([])
         let subscription = source.observable.subscribe { value in
             events.withLock { $0.append("begin \(value)") }
             if value < 3 { source.observer.publish(value + 1) }

@@ -54,7 +54,7 @@ import Vigil
 
 /// An object that holds its own subscription, which captures the object.
 private final class Owner: Sendable {
-    let subscription = TestLock<Subscription?>(nil)
+    let subscription = FutexMutex<Subscription?>(nil)
 
     func touch() {}
 }

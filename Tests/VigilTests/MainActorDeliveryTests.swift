@@ -133,7 +133,7 @@ func eventuallyOnMainActor(seconds: Int = 60, _ condition: @MainActor () -> Bool
         // Inside the callback and outside it: the main actor never waits for itself.
         let subject = PublishSubject<Int>()
         var received: [Int] = []
-        let holder = TestLock<Subscription?>(nil)
+        let holder = FutexMutex<Subscription?>(nil)
         let subscription = subject.subscribe(on: .mainActor) { value in
             received.append(value)
             holder.withLock { $0 }?.disposeAndWait()

@@ -145,7 +145,7 @@ struct IntStore: Sendable, CustomTestStringConvertible {
         let subject = BehaviorSubject(0)
         let other = BehaviorSubject(7)
         let events = Recorder<String>()
-        let kept = TestLock<[Subscription]>([])
+        let kept = FutexMutex<[Subscription]>([])
         subject.modify { value in
             value = 1
             let subscription = other.subscribe { events.record("kept \($0)") }

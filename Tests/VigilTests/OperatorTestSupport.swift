@@ -47,7 +47,7 @@ final class QueueRecorder<Value: Sendable>: Sendable {
 
 /// A `create` stream that keeps the observer of its latest subscription, for a test to publish into.
 final class KeptObserver<Value: Sendable>: Sendable {
-    private let kept = TestLock<Observer<Value>?>(nil)
+    private let kept = FutexMutex<Observer<Value>?>(nil)
 
     var observer: Observer<Value> { kept.withLock { $0 }! }
 

@@ -65,8 +65,8 @@ import VigilTestSupport
         }
         DispatchQueue(label: "deliverer").async { subject.publish(0) }
         inside.wait()
-        let cpu = TestLock<Double>(0)
-        let wall = TestLock<Double>(0)
+        let cpu = FutexMutex<Double>(0)
+        let wall = FutexMutex<Double>(0)
         let done = DispatchSemaphore(value: 0)
         TestThread.detach {
             let startCPU = threadCPUSeconds()

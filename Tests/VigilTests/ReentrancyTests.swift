@@ -25,7 +25,7 @@ import VigilTestSupport
 
     @Test func publisherReadsItsOwnWriteWhileMorePublishesAreQueued() {
         let subject = BehaviorSubject(0)
-        let observed = TestLock<[String]>([])
+        let observed = FutexMutex<[String]>([])
         let subscription = subject.subscribe { value in
             if value == 1 {
                 subject.publish(2)
@@ -57,7 +57,7 @@ import VigilTestSupport
     @Test func subscribingInsideCallbackDoesNotReceiveThePublishSubjectsValueInFlight() {
         let subject = PublishSubject<Int>()
         let late = Recorder<Int>()
-        let held = TestLock<Subscription?>(nil)
+        let held = FutexMutex<Subscription?>(nil)
         let trigger = subject.subscribe { value in
             guard value == 1 else { return }
             let subscription = late.subscribe(to: subject)
@@ -73,7 +73,7 @@ import VigilTestSupport
     @Test func disposingItselfInsideCallbackStopsAtOnce() {
         let subject = PublishSubject<Int>()
         let recorder = Recorder<Int>()
-        let slot = TestLock<Subscription?>(nil)
+        let slot = FutexMutex<Subscription?>(nil)
         let subscription = subject.subscribe { value in
             recorder.record(value)
             slot.withLock { $0 }?.dispose()
@@ -89,7 +89,7 @@ import VigilTestSupport
     @Test func disposingAnotherSubscriberInsideCallbackTakesEffectForTheRestOfTheDelivery() {
         let subject = PublishSubject<Int>()
         let victim = Recorder<Int>()
-        let slot = TestLock<Subscription?>(nil)
+        let slot = FutexMutex<Subscription?>(nil)
         let killer = subject.subscribe { _ in slot.withLock { $0 }?.dispose() }
         let victimSubscription = victim.subscribe(to: subject)
         slot.withLock { $0 = victimSubscription }

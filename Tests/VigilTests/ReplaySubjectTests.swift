@@ -100,8 +100,8 @@ import VigilTestSupport
     @Test func aPublishFromInsideACallbackIsQueuedAndAJoinerFromInsideGetsTheReplay() {
         let subject = ReplaySubject<Int>(bufferSize: 1)
         let joiner = Recorder<Int>()
-        let joined = TestLock<Subscription?>(nil)
-        let events = TestLock<[String]>([])
+        let joined = FutexMutex<Subscription?>(nil)
+        let events = FutexMutex<[String]>([])
         let subscription = subject.subscribe { value in
             events.withLock { $0.append("begin \(value)") }
             if value == 1 {

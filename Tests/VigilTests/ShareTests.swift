@@ -127,7 +127,7 @@ import VigilTestSupport
         let anchorSubscription = anchor.subscribe(to: shared)
         let publisher = TirelessPublisher(into: source.subject)
         #expect(eventually { anchor.count > 0 })
-        let broken = TestLock<[String]>([])
+        let broken = FutexMutex<[String]>([])
         let rounds = Atomic<Int>(0)
         concurrently(4) { thread in
             for round in 0..<40 {

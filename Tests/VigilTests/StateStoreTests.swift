@@ -136,7 +136,7 @@ import VigilTestSupport
         let behavior = BehaviorSubject(0)
         let threads = 4
         let perThread = 50
-        let subscriptions = TestLock<[Subscription]>([])
+        let subscriptions = FutexMutex<[Subscription]>([])
         let publisher = TirelessPublisher(into: subject)
         concurrently(threads) { _ in
             for _ in 0..<perThread {
@@ -159,7 +159,7 @@ import VigilTestSupport
     @Test func subscriberCountCountsASubscriberJoiningFromInsideACallback() {
         let subject = PublishSubject<Int>()
         let counts = Recorder<Int>()
-        let holder = TestLock<[Subscription]>([])
+        let holder = FutexMutex<[Subscription]>([])
         let subscription = subject.subscribe { _ in
             let joined = subject.subscribe { _ in }
             holder.withLock { $0.append(joined) }

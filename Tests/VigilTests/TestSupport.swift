@@ -5,8 +5,8 @@ import Vigil
 
 /// Collects values from callbacks on any thread.
 final class Recorder<Value: Sendable>: Sendable {
-    private let storage = TestLock<[Value]>([])
-    private let completions = TestLock<[Completion]>([])
+    private let storage = FutexMutex<[Value]>([])
+    private let completions = FutexMutex<[Completion]>([])
 
     var values: [Value] { storage.withLock { $0 } }
     var completionsReceived: [Completion] { completions.withLock { $0 } }
@@ -58,9 +58,6 @@ func block(_ queue: DispatchQueue) -> @Sendable () -> Void {
 extension Completion {
     var isFailure: Bool { !isFinished }
 }
-
-/// The package's lock, which ThreadSanitizer sees (Synchronization's Mutex on Linux it does not).
-typealias TestLock<Value> = FutexMutex<Value>
 
 /// Counts live instances: each one counts itself while it exists.
 final class LiveCounter: Sendable {

@@ -23,7 +23,7 @@ extension MQTTPublisher {
         var phase = Phase.idle
         /// Incremented with each attempt, so a callback of an older socket or timer does nothing.
         var generation: UInt64 = 0
-        var socket: Int32 = -1
+        var socket: FileDescriptor?
         var registration: EventLoop.Registration?
         var watchingWritable = false
         var output: [UInt8] = []
@@ -47,8 +47,8 @@ extension MQTTPublisher {
         mutating func detachConnection(into after: inout AfterLock) {
             if let registration { after.registrations.append(registration) }
             registration = nil
-            if socket >= 0 { after.sockets.append(socket) }
-            socket = -1
+            if let socket { after.sockets.append(socket) }
+            socket = nil
             watchingWritable = false
             output.removeAll()
             outputStart = 0
@@ -68,7 +68,7 @@ extension MQTTPublisher {
     /// sockets, start a resolution, publish events.
     struct AfterLock {
         var registrations: [EventLoop.Registration] = []
-        var sockets: [Int32] = []
+        var sockets: [FileDescriptor] = []
         var resolve: UInt64?
         var events: [Event] = []
     }

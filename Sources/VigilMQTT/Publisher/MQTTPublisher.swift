@@ -32,7 +32,7 @@ public final class MQTTPublisher: Sendable {
     /// The configuration it was made with.
     public let configuration: Configuration
 
-    private let state: Mutex<State>
+    private let state: FutexMutex<State>
     private let eventSubject = PublishSubject<Event>()
     private let resolver = DispatchQueue(label: "vigil.mqtt.resolve")
     /// The bytes the publisher's own buffer may hold before it waits for the socket to drain.
@@ -61,7 +61,7 @@ public final class MQTTPublisher: Sendable {
     public init(_ configuration: Configuration) throws(MQTTError) {
         if let reason = configuration.problem { throw .invalidConfiguration(reason: reason) }
         self.configuration = configuration
-        state = Mutex(
+        state = FutexMutex(
             State(
                 outbox: MQTTOutbox(
                     eventLimit: configuration.eventQueueLimit, inflightLimit: configuration.inflightLimit),
@@ -199,7 +199,7 @@ public final class MQTTPublisher: Sendable {
                 state.watchingWritable = true
                 do throws(SensorError) {
                     state.registration = try configuration.eventLoop.register(
-                        fileDescriptor: socket, interest: [.readable, .writable]
+                        fileDescriptor: socket.rawValue, interest: [.readable, .writable]
                     ) { [weak self] ready in self?.socketReady(ready, generation: generation) }
                     state.attemptTimer = try configuration.eventLoop.schedule(after: configuration.connectTimeout) {
                         [weak self] in self?.attemptTimedOut(generation: generation)
@@ -231,16 +231,16 @@ public final class MQTTPublisher: Sendable {
 
     private func socketReady(_ ready: EventLoop.Interest, generation: UInt64) {
         act { state, after in
-            guard state.generation == generation, state.socket >= 0 else { return }
+            guard state.generation == generation, let socket = state.socket else { return }
             if state.phase == .connecting {
-                if let error = MQTTSocket.pendingError(state.socket) {
+                if let error = MQTTSocket.pendingError(socket) {
                     return lose("cannot connect to \(broker): \(error)", &state, &after)
                 }
                 guard ready.contains(.writable) else { return }
                 sendConnect(&state, &after)
             }
             if ready.contains(.readable) { readAvailable(&state, &after) }
-            if ready.contains(.writable) && state.generation == generation && state.socket >= 0 {
+            if ready.contains(.writable) && state.generation == generation && state.socket != nil {
                 pump(&state, &after)
                 flush(&state, &after)
             }
@@ -267,10 +267,10 @@ public final class MQTTPublisher: Sendable {
         var buffer = [UInt8](repeating: 0, count: 16 * 1024)
         let generation = state.generation
         for _ in 0..<16 {
-            guard state.generation == generation, state.socket >= 0 else { return }
+            guard state.generation == generation, let socket = state.socket else { return }
             let count: Int?
             do throws(MQTTSocketError) {
-                count = try MQTTSocket.receive(state.socket, into: &buffer)
+                count = try MQTTSocket.receive(socket, into: &buffer)
             } catch {
                 return lose("connection to \(broker) failed: \(error)", &state, &after)
             }
@@ -364,11 +364,11 @@ public final class MQTTPublisher: Sendable {
 
     /// Writes the buffer without blocking; watches for writability only while bytes remain.
     private func flush(_ state: inout State, _ after: inout AfterLock) {
-        guard state.socket >= 0, state.phase != .connecting else { return }
+        guard let socket = state.socket, state.phase != .connecting else { return }
         while state.outputStart < state.output.count {
             let sent: Int
             do throws(MQTTSocketError) {
-                sent = try MQTTSocket.send(state.socket, state.output[state.outputStart...])
+                sent = try MQTTSocket.send(socket, state.output[state.outputStart...])
             } catch {
                 return lose("connection to \(broker) failed: \(error)", &state, &after)
             }
@@ -388,9 +388,9 @@ public final class MQTTPublisher: Sendable {
 
     /// One last non-blocking write before closing; what does not fit is lost.
     private func flushBestEffort(_ state: inout State) {
-        guard state.socket >= 0 else { return }
+        guard let socket = state.socket else { return }
         while state.outputStart < state.output.count,
-            let sent = try? MQTTSocket.send(state.socket, state.output[state.outputStart...]), sent > 0
+            let sent = try? MQTTSocket.send(socket, state.output[state.outputStart...]), sent > 0
         {
             state.outputStart += sent
         }

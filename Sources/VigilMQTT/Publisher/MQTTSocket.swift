@@ -38,65 +38,70 @@ enum MQTTSocket {
 
     /// Wraps `socket(2)` (non-blocking, close-on-exec) and `connect(2)`; returns the descriptor with the connection
     /// in progress (or already made, on loopback).
-    static func connect(to address: Address) throws(MQTTSocketError) -> Int32 {
+    static func connect(to address: Address) throws(MQTTSocketError) -> FileDescriptor {
         let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
-        let fd = socket(address.family, type, 0)
-        guard fd >= 0 else { throw MQTTSocketError(call: "socket", errno: .current) }
-        var one: Int32 = 1
-        _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
-        let result = address.bytes.withUnsafeBytes { bytes in
-            Glibc.connect(fd, bytes.baseAddress!.assumingMemoryBound(to: sockaddr.self), socklen_t(bytes.count))
+        let fd: FileDescriptor
+        do {
+            fd = FileDescriptor(try retryingOnInterrupt("socket") { socket(address.family, type, 0) })
+        } catch {
+            throw MQTTSocketError(call: "socket", errno: error)
         }
-        if result != 0 && Errno.current.rawValue != EINPROGRESS {
+        var one: Int32 = 1
+        _ = setsockopt(fd.rawValue, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+        let result = address.bytes.withUnsafeBytes { bytes in
+            Glibc.connect(
+                fd.rawValue, bytes.baseAddress!.assumingMemoryBound(to: sockaddr.self), socklen_t(bytes.count))
+        }
+        // An interrupted connect goes on in the background, like one in progress (connect(2)).
+        if result != 0 && Errno.current.rawValue != EINPROGRESS && Errno.current != .interrupted {
             let error = Errno.current
-            close(fd)
+            fd.close()
             throw MQTTSocketError(call: "connect", errno: error)
         }
         return fd
     }
 
     /// The outcome of a non-blocking connect (`SO_ERROR`): nil when it succeeded.
-    static func pendingError(_ fd: Int32) -> Errno? {
+    static func pendingError(_ fd: FileDescriptor) -> Errno? {
         var error: Int32 = 0
         var length = socklen_t(MemoryLayout<Int32>.size)
-        guard getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &length) == 0 else { return .current }
+        guard getsockopt(fd.rawValue, SOL_SOCKET, SO_ERROR, &error, &length) == 0 else { return .current }
         return error == 0 ? nil : Errno(rawValue: error)
     }
 
-    /// Wraps `send(2)` with `MSG_NOSIGNAL` (a closed peer is an error, not SIGPIPE): how many bytes went, 0 when the
-    /// send buffer is full.
-    static func send(_ fd: Int32, _ bytes: ArraySlice<UInt8>) throws(MQTTSocketError) -> Int {
-        while true {
-            let sent = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            if sent >= 0 { return sent }
-            let error = Errno.current
-            if error == .interrupted { continue }
-            if error == .wouldBlock { return 0 }
+    /// Sends as much of `bytes` as the socket takes (see ``FileDescriptor/send(fully:)``): how many bytes went, 0
+    /// when the send buffer is full.
+    static func send(_ fd: FileDescriptor, _ bytes: ArraySlice<UInt8>) throws(MQTTSocketError) -> Int {
+        do {
+            return try fd.send(fully: bytes)
+        } catch {
             throw MQTTSocketError(call: "send", errno: error)
         }
     }
 
     /// Wraps `recv(2)` into `buffer`: the byte count, 0 at end of stream, nil when nothing is pending.
-    static func receive(_ fd: Int32, into buffer: inout [UInt8]) throws(MQTTSocketError) -> Int? {
-        while true {
-            let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            if count >= 0 { return count }
-            let error = Errno.current
-            if error == .interrupted { continue }
-            if error == .wouldBlock { return nil }
+    static func receive(_ fd: FileDescriptor, into buffer: inout [UInt8]) throws(MQTTSocketError) -> Int? {
+        let raw = fd.rawValue
+        do {
+            return try retryingOnInterrupt("recv") {
+                buffer.withUnsafeMutableBytes { recv(raw, $0.baseAddress, $0.count, 0) }
+            }
+        } catch .wouldBlock {
+            return nil
+        } catch {
             throw MQTTSocketError(call: "recv", errno: error)
         }
     }
 
     /// Ends a connection politely: reads what is pending (so `close(2)` sends FIN, not RST, and data already queued
     /// still goes out), shuts down sending, and closes.
-    static func close(_ fd: Int32) {
+    static func close(_ fd: FileDescriptor) {
         var scratch = [UInt8](repeating: 0, count: 4096)
         for _ in 0..<16 {
             guard let count = try? receive(fd, into: &scratch), count > 0 else { break }
         }
-        shutdown(fd, Int32(SHUT_WR))
-        _ = Glibc.close(fd)
+        shutdown(fd.rawValue, Int32(SHUT_WR))
+        fd.close()
     }
 }
 

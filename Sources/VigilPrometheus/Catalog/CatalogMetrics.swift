@@ -39,8 +39,8 @@ public final class CatalogMetrics: Sendable {
     /// The source whose metrics these are.
     public let source: CatalogSource
     private let argument: String?
-    private let state = Mutex(State())
-    private let subscription: Mutex<Subscription?> = Mutex(nil)
+    private let state = FutexMutex(State())
+    private let subscription: FutexMutex<Subscription?> = FutexMutex(nil)
 
     /// Starts following `source`'s readings; the source itself is started by the caller.
     ///

@@ -33,7 +33,7 @@ public final class MetricsExporter: Sendable {
         var nextID: UInt64 = 1
     }
 
-    private let state = Mutex(State())
+    private let state = FutexMutex(State())
 
     /// Creates an empty exporter.
     public init() {}
@@ -152,7 +152,7 @@ public final class MetricsExporter: Sendable {
 
 /// The latest value of an observed metric, behind a lock.
 private final class LatestValue: Sendable {
-    private let storage = Mutex<Double?>(nil)
+    private let storage = FutexMutex<Double?>(nil)
 
     var value: Double? { storage.withLock { $0 } }
 

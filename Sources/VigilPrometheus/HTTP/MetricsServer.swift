@@ -1,5 +1,6 @@
 import CLinuxSupport
 import Glibc
+import Vigil
 import VigilSensors
 
 /// An HTTP/1.1 server for Prometheus scrapes: `GET /metrics` answers with a ``MetricsExporter``'s exposition.
@@ -51,7 +52,7 @@ public final class MetricsServer: Sendable {
     }
 
     private struct State {
-        var listener: SocketDescriptor?
+        var listener: FileDescriptor?
         var registration: EventLoop.Registration?
         var connections: [ObjectIdentifier: ServerConnection] = [:]
         var port: UInt16?
@@ -63,7 +64,7 @@ public final class MetricsServer: Sendable {
     private let exporter: MetricsExporter
     private let eventLoop: EventLoop
     private let log: @Sendable (String) -> Void
-    private let state = Mutex(State())
+    private let state = FutexMutex(State())
 
     /// Creates a server of `exporter`'s metrics; ``start()`` begins listening.
     ///
@@ -98,7 +99,7 @@ public final class MetricsServer: Sendable {
     ///   not an address of this machine, a privileged port).
     public func start() throws(MetricsServerError) {
         guard state.withLock({ $0.listener == nil }) else { return }
-        let listener = try SocketDescriptor.listening(
+        let listener = try FileDescriptor.listening(
             on: configuration.address, backlog: Int32(min(configuration.maximumConnections, 1024)))
         let port = listener.localPort
         state.withLock { state in
@@ -150,22 +151,27 @@ public final class MetricsServer: Sendable {
         for _ in 0..<64 {
             var peer = sockaddr_storage()
             var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
-            let fd = withUnsafeMutablePointer(to: &peer) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    vigil_accept_nonblocking(listener, $0, &length)
+            let fd: Int32
+            do {
+                fd = try retryingOnInterrupt("accept4") {
+                    withUnsafeMutablePointer(to: &peer) {
+                        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                            vigil_accept_nonblocking(listener, $0, &length)
+                        }
+                    }
                 }
-            }
-            if fd < 0 {
-                let error = Errno.current
-                if error == .interrupted || error.rawValue == ECONNABORTED { continue }
-                if error == .wouldBlock { return }
+            } catch .wouldBlock {
+                return
+            } catch  where error.rawValue == ECONNABORTED {
+                continue
+            } catch {
                 // Out of descriptors (EMFILE, ENFILE) or memory: the pending connection stays queued and the listener
                 // stays readable, so stop watching it for a moment instead of spinning.
                 log("metrics server: accept failed (\(error)); pausing for 100 ms")
                 pauseAccepting()
                 return
             }
-            admit(SocketDescriptor(fd), peer: SocketDescriptor.describe(peer))
+            admit(FileDescriptor(fd), peer: FileDescriptor.describe(peer))
         }
     }
 
@@ -181,7 +187,7 @@ public final class MetricsServer: Sendable {
         _ = resume
     }
 
-    private func admit(_ socket: SocketDescriptor, peer: String) {
+    private func admit(_ socket: FileDescriptor, peer: String) {
         let limit = configuration.maximumConnections
         let full = state.withLock { $0.connections.count >= limit }
         if full {

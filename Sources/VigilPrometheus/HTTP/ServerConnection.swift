@@ -1,5 +1,6 @@
 import CLinuxSupport
 import Glibc
+import Vigil
 import VigilSensors
 
 /// One client connection of a ``MetricsServer``: reads requests, answers them, and enforces the deadlines.
@@ -32,7 +33,7 @@ final class ServerConnection: Sendable {
         var isClosed = false
     }
 
-    private let socket: SocketDescriptor
+    private let socket: FileDescriptor
     private let peer: String
     private let configuration: MetricsServer.Configuration
     private let limits: HTTPRequestParser.Limits
@@ -40,10 +41,10 @@ final class ServerConnection: Sendable {
     private let exporter: MetricsExporter
     private let log: @Sendable (String) -> Void
     private let onClose: @Sendable (ServerConnection) -> Void
-    private let state: Mutex<State>
+    private let state: FutexMutex<State>
 
     init(
-        socket: SocketDescriptor, peer: String, configuration: MetricsServer.Configuration, eventLoop: EventLoop,
+        socket: FileDescriptor, peer: String, configuration: MetricsServer.Configuration, eventLoop: EventLoop,
         exporter: MetricsExporter, log: @escaping @Sendable (String) -> Void,
         onClose: @escaping @Sendable (ServerConnection) -> Void
     ) {
@@ -55,7 +56,7 @@ final class ServerConnection: Sendable {
         self.exporter = exporter
         self.log = log
         self.onClose = onClose
-        state = Mutex(State(deadline: .now + configuration.idleTimeout))
+        state = FutexMutex(State(deadline: .now + configuration.idleTimeout))
     }
 
     /// Starts watching the socket and the idle deadline.
@@ -113,7 +114,18 @@ final class ServerConnection: Sendable {
             let room = capacity - state.withLock { $0.input.count }
             // A full buffer is left to the parser, which refuses what is that long.
             guard room > 0 else { return true }
-            let count = chunk.withUnsafeMutableBytes { recv(socket.rawValue, $0.baseAddress, min(room, $0.count), 0) }
+            let fd = socket.rawValue
+            let count: Int
+            do {
+                count = try retryingOnInterrupt("recv") {
+                    chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, min(room, $0.count), 0) }
+                }
+            } catch .wouldBlock {
+                return true
+            } catch {
+                close(reason: "read failed: \(error)")
+                return false
+            }
             if count > 0 {
                 state.withLock { state in
                     if state.phase == .idle {
@@ -125,15 +137,8 @@ final class ServerConnection: Sendable {
                 if count < min(room, chunk.count) { return true }
                 continue
             }
-            if count == 0 {
-                let partial = state.withLock { !$0.input.isEmpty }
-                close(reason: partial ? "it closed the connection in the middle of a request" : nil)
-                return false
-            }
-            let error = Errno.current
-            if error == .interrupted { continue }
-            if error == .wouldBlock { return true }
-            close(reason: "read failed: \(error)")
+            let partial = state.withLock { !$0.input.isEmpty }
+            close(reason: partial ? "it closed the connection in the middle of a request" : nil)
             return false
         }
         return true
@@ -200,14 +205,14 @@ final class ServerConnection: Sendable {
         while true {
             let output = state.withLock { $0.output }
             if output.isEmpty { return true }
-            let sent = output.withUnsafeBytes { send(socket.rawValue, $0.baseAddress, $0.count, vigil_msg_nosignal()) }
-            if sent < 0 {
-                let error = Errno.current
-                if error == .interrupted { continue }
-                if error == .wouldBlock { return true }
+            let sent: Int
+            do {
+                sent = try socket.send(fully: output[...])
+            } catch {
                 close(reason: "it went away before reading its response (\(error))")
                 return false
             }
+            if sent == 0 { return true }
             let finished = state.withLock { state -> Bool in
                 guard !state.isClosed else { return false }
                 state.output.removeFirst(min(sent, state.output.count))

@@ -1,5 +1,6 @@
 import Dispatch
 import Glibc
+import Vigil
 import VigilSensors
 
 /// Writes a ``MetricsExporter``'s exposition to a file at an interval, atomically, for node_exporter's textfile
@@ -25,7 +26,7 @@ public final class TextfileWriter: Sendable {
     private let eventLoop: EventLoop
     private let log: @Sendable (String) -> Void
     private let queue = DispatchQueue(label: "vigil.textfile")
-    private let state = Mutex(State())
+    private let state = FutexMutex(State())
 
     /// Creates a writer; ``start()`` writes at once and then every `interval`.
     ///
@@ -109,23 +110,23 @@ public final class TextfileWriter: Sendable {
         let directory = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
         let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
         let temporary = (directory == "/" ? "" : directory) + "/.\(name).\(getpid()).tmp"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw SensorError.from(.current, call: "open", path: temporary) }
-        var failure: SensorError?
-        var offset = 0
-        bytes.withUnsafeBytes { buffer in
-            while offset < buffer.count {
-                let written = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 {
-                    if Errno.current == .interrupted { continue }
-                    failure = SensorError.from(.current, call: "write", path: temporary)
-                    return
-                }
-                offset += written
-            }
+        let fd: FileDescriptor
+        do {
+            fd = FileDescriptor(
+                try retryingOnInterrupt("open") { open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644) })
+        } catch {
+            throw SensorError.from(error, call: "open", path: temporary)
         }
-        if failure == nil, fsync(fd) != 0 { failure = SensorError.from(.current, call: "fsync", path: temporary) }
-        if close(fd) != 0, failure == nil { failure = SensorError.from(.current, call: "close", path: temporary) }
+        var failure: SensorError?
+        do {
+            try fd.write(fully: bytes[...])
+        } catch {
+            failure = SensorError.from(error, call: "write", path: temporary)
+        }
+        if failure == nil, fsync(fd.rawValue) != 0 {
+            failure = SensorError.from(.current, call: "fsync", path: temporary)
+        }
+        if let error = fd.close(), failure == nil { failure = SensorError.from(error, call: "close", path: temporary) }
         if failure == nil, rename(temporary, path) != 0 {
             failure = SensorError.from(.current, call: "rename", path: path)
         }

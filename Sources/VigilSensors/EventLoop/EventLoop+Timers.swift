@@ -5,7 +5,7 @@ extension EventLoop {
     /// call. The handler never runs under a lock of the loop.
     ///
     /// - Throws: ``SensorError/systemCall(name:target:errno:)`` if the timer cannot be created.
-    public func schedule(
+    package func schedule(
         every interval: Duration, handler: @escaping @Sendable () -> Void
     ) throws(SensorError) -> Registration {
         precondition(interval > .zero, "a repeating timer needs a positive interval")
@@ -15,7 +15,7 @@ extension EventLoop {
     /// Calls `handler` once on the loop thread after `delay`; the registration then cancels itself.
     ///
     /// - Throws: ``SensorError/systemCall(name:target:errno:)`` if the timer cannot be created.
-    public func schedule(
+    package func schedule(
         after delay: Duration, handler: @escaping @Sendable () -> Void
     ) throws(SensorError) -> Registration {
         try addTimer(first: delay, interval: .zero, oneShot: true, handler: handler)

@@ -2,21 +2,21 @@ import CLinuxSupport
 
 extension EventLoop {
     /// What a registered descriptor is watched for, and what a handler is told is ready.
-    public struct Interest: OptionSet, Hashable, Sendable, CustomStringConvertible {
-        public let rawValue: UInt32
+    package struct Interest: OptionSet, Hashable, Sendable, CustomStringConvertible {
+        package let rawValue: UInt32
 
-        public init(rawValue: UInt32) { self.rawValue = rawValue }
+        package init(rawValue: UInt32) { self.rawValue = rawValue }
 
         /// Data can be read (`EPOLLIN`): inotify, netlink sockets, IIO buffers, timers.
         ///
         /// An error or hang-up on the descriptor is reported as readable too, so the handler's read sees it.
-        public static let readable = Interest(rawValue: 1 << 0)
+        package static let readable = Interest(rawValue: 1 << 0)
         /// Urgent data (`EPOLLPRI`): a sysfs attribute changed (`sysfs_notify`).
-        public static let priority = Interest(rawValue: 1 << 1)
+        package static let priority = Interest(rawValue: 1 << 1)
         /// Data can be written (`EPOLLOUT`): a socket whose send buffer has room, or whose connect finished.
         ///
         /// Watch it only while there is something to write: a writable socket is ready at every wait.
-        public static let writable = Interest(rawValue: 1 << 2)
+        package static let writable = Interest(rawValue: 1 << 2)
 
         /// The epoll event mask for this interest.
         var epollEvents: UInt32 {
@@ -36,7 +36,7 @@ extension EventLoop {
             self = interest
         }
 
-        public var description: String {
+        package var description: String {
             var names: [String] = []
             if contains(.readable) { names.append("readable") }
             if contains(.priority) { names.append("priority") }

@@ -2,7 +2,7 @@ extension EventLoop {
     /// A registered descriptor or timer; ``cancel()`` removes it.
     ///
     /// Releasing a registration does not cancel it: keep it and call ``cancel()`` when the source stops.
-    public final class Registration: Sendable {
+    package final class Registration: Sendable {
         private let loop: EventLoop
         let token: UInt64
         private let ownedDescriptor: FileDescriptor?
@@ -19,7 +19,7 @@ extension EventLoop {
         /// has finished (unless `cancel()` was called on the loop thread itself, for example from inside the
         /// handler, which is allowed). So do not call it while holding a lock the handler takes. The caller may close
         /// its descriptor as soon as `cancel()` returns; a timer's descriptor is closed here.
-        public func cancel() {
+        package func cancel() {
             loop.unregister(token)
             ownedDescriptor?.close()
         }
@@ -32,11 +32,11 @@ extension EventLoop {
         ///
         /// - Parameter interest: What to watch for; it replaces the interest given when registering.
         /// - Throws: ``SensorError/systemCall(name:target:errno:)`` if epoll refuses the change.
-        public func setInterest(_ interest: Interest) throws(SensorError) {
+        package func setInterest(_ interest: Interest) throws(SensorError) {
             try loop.modify(token, interest: interest)
         }
 
         /// Whether the registration has been cancelled (or a one-shot timer has fired).
-        public var isCancelled: Bool { !loop.isRegistered(token) }
+        package var isCancelled: Bool { !loop.isRegistered(token) }
     }
 }

@@ -2,6 +2,7 @@ import CLinuxSupport
 import Dispatch
 import Glibc
 import Synchronization
+import Vigil
 
 /// The one thread that waits on every descriptor and timer of every source.
 ///
@@ -10,8 +11,8 @@ import Synchronization
 /// idle loop sleeps in `epoll_wait(2)` without any timer, so it burns no CPU. Timers are `timerfd`s on the same epoll
 /// set; an `eventfd` wakes the thread for ``shutdown()``.
 ///
-/// The thread starts lazily with the first registration. ``register(fileDescriptor:interest:handler:)`` and
-/// ``Registration/cancel()`` are safe from any thread, including from inside a handler. Handlers run one at a time
+/// The thread starts lazily with the first registration. `register(fileDescriptor:interest:handler:)` and
+/// `Registration.cancel()` (package API) are safe from any thread, including from inside a handler. Handlers run one at a time
 /// on the loop thread, never under a lock of the loop; keep them short (read, parse, publish) and non-blocking.
 public final class EventLoop: Sendable {
     /// The process-wide loop every source uses by default.
@@ -39,9 +40,9 @@ public final class EventLoop: Sendable {
     private static let wakeToken: UInt64 = 0
     private static let batchSize = 64
     /// The loop thread's name, as shown in `/proc/self/task/*/comm` and by debuggers.
-    public static let threadName = "vigil-loop"
+    package static let threadName = "vigil-loop"
 
-    private let state = Mutex(State())
+    private let state = FutexMutex(State())
     /// `pthread_self()` of the loop thread, 0 before it starts.
     private let loopThread = Atomic<UInt>(0)
 
@@ -63,7 +64,7 @@ public final class EventLoop: Sendable {
     /// - Returns: The registration; keep it and cancel it to stop watching.
     /// - Throws: ``SensorError/systemCall(name:target:errno:)`` if epoll refuses the descriptor, or
     ///   ``SensorError/unavailable(source:reason:)`` after ``shutdown()``.
-    public func register(
+    package func register(
         fileDescriptor: Int32, interest: Interest, handler: @escaping @Sendable (Interest) -> Void
     ) throws(SensorError) -> Registration {
         try add(fileDescriptor: fileDescriptor, interest: interest, owning: nil, oneShot: false, handler: handler)

@@ -3,14 +3,14 @@
 /// This is the IIO ABI's rule for `in_<type>_raw` with `_offset` and `_scale`. A channel without `_scale` has scale
 /// 1 and one without `_offset` has offset 0. A channel that reports `_input` is already in SI units and needs no
 /// calibration.
-public struct ChannelCalibration: Hashable, Sendable {
+package struct ChannelCalibration: Hashable, Sendable {
     /// The factor applied after the offset.
-    public let scale: Double
+    package let scale: Double
     /// The offset added to the raw value.
-    public let offset: Double
+    package let offset: Double
 
     /// No change: scale 1, offset 0.
-    public static let identity = ChannelCalibration(checkedScale: 1, offset: 0)
+    package static let identity = ChannelCalibration(checkedScale: 1, offset: 0)
 
     private init(checkedScale: Double, offset: Double) {
         self.scale = checkedScale
@@ -25,7 +25,7 @@ public struct ChannelCalibration: Hashable, Sendable {
     ///   - path: The `_scale` or `_offset` file, named in the error.
     /// - Throws: ``SensorError/valueOutOfRange(path:value:range:)`` when the scale is zero or either value is not
     ///   finite: a zero scale means the driver has not been configured and every reading would read 0.
-    public init(scale: Double, offset: Double = 0, path: String = "") throws(SensorError) {
+    package init(scale: Double, offset: Double = 0, path: String = "") throws(SensorError) {
         guard scale.isFinite, scale != 0 else {
             throw SensorError.valueOutOfRange(path: path, value: String(scale), range: "a finite, non-zero scale")
         }
@@ -36,7 +36,7 @@ public struct ChannelCalibration: Hashable, Sendable {
     }
 
     /// The SI value of a raw reading: `(raw + offset) × scale`.
-    public func apply(_ raw: Double) -> Double {
+    package func apply(_ raw: Double) -> Double {
         (raw + offset) * scale
     }
 

@@ -1,4 +1,5 @@
 import Glibc
+import Vigil
 
 /// Captures scans of a channel set from `/dev/iio:deviceN` through the event loop.
 ///
@@ -36,7 +37,7 @@ final class IIOBufferedSampler: IIOSampler {
     private let length: Int
     private let eventLoop: EventLoop
     private let handler: @Sendable (IIOSamplerEvent) -> Void
-    private let state = Mutex<Running?>(nil)
+    private let state = FutexMutex<Running?>(nil)
 
     init(
         channels: IIOChannelSet, rate: Double?, length: Int, eventLoop: EventLoop,

@@ -12,13 +12,13 @@ public struct IIOChannel: Hashable, Sendable, CustomStringConvertible {
     /// The channel's name without `in_` and attribute: `accel_x`, `illuminance0`.
     public let name: String
     /// `in_<name>_raw`, when present.
-    public let rawPath: String?
+    package let rawPath: String?
     /// `in_<name>_input`, when present: already in SI units.
-    public let inputPath: String?
+    package let inputPath: String?
     /// The channel's own `_scale`, or the one shared by its type, when present.
-    public let scalePath: String?
+    package let scalePath: String?
     /// The channel's own `_offset`, or the one shared by its type, when present.
-    public let offsetPath: String?
+    package let offsetPath: String?
 
     init(
         type: String, index: Int?, modifier: String?, name: String, rawPath: String?, inputPath: String?,
@@ -37,7 +37,7 @@ public struct IIOChannel: Hashable, Sendable, CustomStringConvertible {
     /// Reads the channel's scale and offset (1 and 0 when the files are absent).
     ///
     /// - Throws: ``SensorError`` when a file cannot be read or parsed, or the scale is zero.
-    public func readCalibration() throws(SensorError) -> ChannelCalibration {
+    package func readCalibration() throws(SensorError) -> ChannelCalibration {
         let scale = try scalePath.map { path throws(SensorError) in try SysfsFile.readDouble(path) } ?? 1
         let offset = try offsetPath.map { path throws(SensorError) in try SysfsFile.readDouble(path) } ?? 0
         return try ChannelCalibration(scale: scale, offset: offset, path: scalePath ?? offsetPath ?? name)
@@ -49,7 +49,7 @@ public struct IIOChannel: Hashable, Sendable, CustomStringConvertible {
     /// - Throws: ``SensorError`` when the value cannot be read or parsed (a vanished device, an unreadable raw
     ///   value), the scale is zero, or ``SensorError/valueOutOfRange(path:value:range:)`` when the calibrated value
     ///   overflows to infinity (a huge raw value times the scale).
-    public func readValue(calibration: ChannelCalibration? = nil) throws(SensorError) -> Double {
+    package func readValue(calibration: ChannelCalibration? = nil) throws(SensorError) -> Double {
         if let inputPath { return try SysfsFile.readDouble(inputPath) }
         guard let rawPath else { throw SensorError.notFound(path: "in_\(name)_raw") }
         let raw = try SysfsFile.readDouble(rawPath)

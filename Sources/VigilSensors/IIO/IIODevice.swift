@@ -12,7 +12,7 @@ public struct IIODevice: Hashable, Sendable, CustomStringConvertible {
     /// The input channels, sorted by name.
     public let channels: [IIOChannel]
     /// The scan elements buffered mode can capture, sorted by name; empty without `scan_elements`.
-    public let scanElements: [IIOScanElement]
+    package let scanElements: [IIOScanElement]
     /// Whether the device has a `buffer` directory (buffered mode).
     public let hasBuffer: Bool
     /// Whether the device has a `trigger/current_trigger` attribute (buffered mode may need a trigger).
@@ -21,7 +21,7 @@ public struct IIODevice: Hashable, Sendable, CustomStringConvertible {
     /// root than `/sys`.
     public let deviceNodePath: String
     /// The directory that lists the devices and triggers, `<root>/bus/iio/devices`.
-    public let busPath: String
+    package let busPath: String
 
     private let files: Set<String>
 
@@ -39,7 +39,7 @@ public struct IIODevice: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The bus directory that lists IIO devices under `root`.
-    public static func busDirectory(root: String) -> String {
+    package static func busDirectory(root: String) -> String {
         "\(root)/bus/iio/devices"
     }
 
@@ -86,13 +86,13 @@ public struct IIODevice: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The path of a device attribute when the device has it.
-    public func attributePath(_ name: String) -> String? {
+    package func attributePath(_ name: String) -> String? {
         files.contains(name) ? "\(path)/\(name)" : nil
     }
 
     /// The sampling frequency attribute for channels of `type`: `in_<type>_sampling_frequency` or the device-wide
     /// `sampling_frequency`, when present.
-    public func samplingFrequencyPath(for type: String) -> String? {
+    package func samplingFrequencyPath(for type: String) -> String? {
         attributePath("in_\(type)_sampling_frequency") ?? attributePath("sampling_frequency")
     }
 

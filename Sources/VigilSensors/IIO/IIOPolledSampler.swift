@@ -1,3 +1,5 @@
+import Vigil
+
 /// Reads a channel set's sysfs attributes on the event loop's timer.
 final class IIOPolledSampler: IIOSampler {
     private struct Running {
@@ -10,9 +12,9 @@ final class IIOPolledSampler: IIOSampler {
     private let interval: SharedValue<Duration>
     private let eventLoop: EventLoop
     private let handler: @Sendable (IIOSamplerEvent) -> Void
-    private let state = Mutex<Running?>(nil)
+    private let state = FutexMutex<Running?>(nil)
     /// Counts timer installations, so of two overlapping reschedules only the later keeps its timer.
-    private let ticket = Mutex(0)
+    private let ticket = FutexMutex(0)
 
     init(
         channels: IIOChannelSet, interval: Duration, eventLoop: EventLoop,

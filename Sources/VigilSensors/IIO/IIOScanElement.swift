@@ -1,13 +1,13 @@
 /// One entry of a device's `scan_elements` directory: a channel that buffered mode can capture.
-public struct IIOScanElement: Hashable, Sendable {
+package struct IIOScanElement: Hashable, Sendable {
     /// The element's name without `in_`: `accel_x`, `timestamp`.
-    public let name: String
+    package let name: String
     /// `scan_elements/in_<name>_en`.
-    public let enablePath: String
+    package let enablePath: String
     /// `scan_elements/in_<name>_index`.
-    public let indexPath: String
+    package let indexPath: String
     /// `scan_elements/in_<name>_type`.
-    public let typePath: String
+    package let typePath: String
 
     init(name: String, directory: String) {
         self.name = name
@@ -19,7 +19,7 @@ public struct IIOScanElement: Hashable, Sendable {
     /// Reads the element's index and storage type.
     ///
     /// - Throws: ``SensorError`` when a file is missing or its text does not parse.
-    public func readFormat() throws(SensorError) -> (index: Int, type: ScanElementType) {
+    package func readFormat() throws(SensorError) -> (index: Int, type: ScanElementType) {
         let index = try SysfsFile.readInteger(indexPath)
         let text = try SysfsFile.readText(typePath)
         return (Int(index), try ScanElementType(parsing: text, path: typePath))

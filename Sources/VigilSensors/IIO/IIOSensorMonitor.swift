@@ -57,7 +57,7 @@ public final class IIOSensorMonitor<Kind: IIOSensorKind>: Source {
 
     let eventLoop: EventLoop
     let changes: (any ObservableType<DeviceEvent>)?
-    let state: Mutex<State>
+    let state: FutexMutex<State>
 
     /// Creates a monitor; nothing is read until it starts.
     ///
@@ -84,7 +84,7 @@ public final class IIOSensorMonitor<Kind: IIOSensorKind>: Source {
         self.changes = changes
         self.eventLoop = eventLoop
         readings = BehaviorSubject(.pending)
-        state = Mutex(State(kind: kind, updateInterval: updateInterval.clampedUpdateInterval))
+        state = FutexMutex(State(kind: kind, updateInterval: updateInterval.clampedUpdateInterval))
     }
 
     /// Creates a monitor of the kind with its default settings; nothing is read until it starts.

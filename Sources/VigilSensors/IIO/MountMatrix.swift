@@ -20,7 +20,7 @@ public struct MountMatrix: Hashable, Sendable, CustomStringConvertible {
     ///   - path: The file the text came from, named in the error.
     /// - Throws: ``SensorError/malformedValue(path:text:expected:)`` when the text is not three rows of three
     ///   finite numbers, or a row is all zeros (such a matrix would erase an axis).
-    public init(parsing text: String, path: String = "") throws(SensorError) {
+    package init(parsing text: String, path: String = "") throws(SensorError) {
         let expected = "a mount matrix \"a, b, c; d, e, f; g, h, i\""
         let rowTexts = text.trimmingWhitespace().split(separator: ";", omittingEmptySubsequences: false)
         var rows: [[Double]] = []

@@ -27,7 +27,7 @@ public final class OrientationMonitor: Source {
         var decided = false
     }
 
-    private let state = Mutex(State())
+    private let state = FutexMutex(State())
     private let lifecycle = Lifecycle()
 
     /// Creates a monitor that reads `accelerometer`.

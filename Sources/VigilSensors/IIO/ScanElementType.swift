@@ -4,9 +4,9 @@
 /// little-endian 16-bit slot whose bits 4…15 hold a signed 12-bit value. The value is read from `storageBits`,
 /// shifted right by `shift`, masked to `bits` and, when signed, sign-extended. A `repeat` above 1 means the element
 /// holds that many values one after the other (a quaternion is `le:s16/16X4>>0`).
-public struct ScanElementType: Hashable, Sendable, CustomStringConvertible {
+package struct ScanElementType: Hashable, Sendable, CustomStringConvertible {
     /// The byte order of the storage slot.
-    public enum ByteOrder: String, Hashable, Sendable {
+    package enum ByteOrder: String, Hashable, Sendable {
         /// Least significant byte first (`le`).
         case littleEndian = "le"
         /// Most significant byte first (`be`).
@@ -14,23 +14,23 @@ public struct ScanElementType: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The byte order of the storage slot.
-    public let byteOrder: ByteOrder
+    package let byteOrder: ByteOrder
     /// Whether the value is two's-complement signed (`s`) rather than unsigned (`u`).
-    public let isSigned: Bool
+    package let isSigned: Bool
     /// The number of significant bits, 1…64.
-    public let bits: Int
+    package let bits: Int
     /// The size of the storage slot in bits: 8, 16, 32 or 64.
-    public let storageBits: Int
+    package let storageBits: Int
     /// How many values the element holds; 1 unless the type says `Xrepeat`.
-    public let repeatCount: Int
+    package let repeatCount: Int
     /// How far to shift the slot right before masking.
-    public let shift: Int
+    package let shift: Int
 
     /// Creates a type from its parts, checking that they describe a slot the decoder can read.
     ///
     /// - Throws: ``SensorError/malformedValue(path:text:expected:)`` with an empty path when the parts are
     ///   inconsistent (bits plus shift larger than the storage, an unsupported storage size, a zero repeat).
-    public init(
+    package init(
         byteOrder: ByteOrder, isSigned: Bool, bits: Int, storageBits: Int, repeatCount: Int = 1, shift: Int = 0
     ) throws(SensorError) {
         if let problem = Self.problem(bits: bits, storageBits: storageBits, repeatCount: repeatCount, shift: shift) {
@@ -53,7 +53,7 @@ public struct ScanElementType: Hashable, Sendable, CustomStringConvertible {
     ///   - text: The file's content, for example `le:s16/32>>0`.
     ///   - path: The file the text came from, named in the error.
     /// - Throws: ``SensorError/malformedValue(path:text:expected:)`` naming the path and what was wrong.
-    public init(parsing text: String, path: String = "") throws(SensorError) {
+    package init(parsing text: String, path: String = "") throws(SensorError) {
         let trimmed = text.trimmingWhitespace()
         guard let parts = Self.parts(of: trimmed) else {
             throw SensorError.malformedValue(path: path, text: text, expected: Self.expected)
@@ -72,13 +72,13 @@ public struct ScanElementType: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The size of one value's storage slot in bytes.
-    public var storageBytes: Int { storageBits / 8 }
+    package var storageBytes: Int { storageBits / 8 }
 
     /// The size of the whole element (all repeats) in bytes.
-    public var totalBytes: Int { storageBytes * repeatCount }
+    package var totalBytes: Int { storageBytes * repeatCount }
 
     /// The type in the kernel's text form, for example `le:s12/16>>4` or `le:s16/16X4>>0`.
-    public var description: String {
+    package var description: String {
         Self.format(byteOrder, isSigned, bits, storageBits, repeatCount, shift)
     }
 

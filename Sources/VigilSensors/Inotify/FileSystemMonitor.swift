@@ -37,7 +37,7 @@ public final class FileSystemMonitor: Source {
 
     private let eventLoop: EventLoop
     private let tuning: InotifyTuning
-    private let state = Mutex(State())
+    private let state = FutexMutex(State())
 
     private struct State {
         var phase = Phase.stopped

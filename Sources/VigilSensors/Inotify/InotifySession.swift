@@ -1,5 +1,6 @@
 import Glibc
 import Synchronization
+import Vigil
 
 /// One running watch of a ``FileSystemMonitor``: the inotify descriptor, its watches, and the translation of kernel
 /// records into ``FileSystemEvent``s. A new session is made for every start.
@@ -31,7 +32,7 @@ final class InotifySession: Sendable {
     let target: Target
     private let descriptor: FileDescriptor
     private let active = Atomic<Bool>(true)
-    private let state: Mutex<State>
+    private let state: FutexMutex<State>
     private let publish: @Sendable (SensorEvent<FileSystemEvent>) -> Void
     private let eventLoop: EventLoop
     private let tuning: InotifyTuning
@@ -67,7 +68,7 @@ final class InotifySession: Sendable {
             translator.watched(watch.watchDescriptor, path: watch.path, isRoot: watch.isRoot)
         }
         self.descriptor = descriptor
-        self.state = Mutex(State(translator: translator))
+        self.state = FutexMutex(State(translator: translator))
     }
 
     var fileDescriptor: Int32 { descriptor.rawValue }

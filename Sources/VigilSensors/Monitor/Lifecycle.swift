@@ -20,7 +20,7 @@ final class Lifecycle: Sendable {
         var releases: [@Sendable () -> Void] = []
     }
 
-    private let state = Mutex(State())
+    private let state = FutexMutex(State())
 
     /// Creates a stopped lifecycle.
     init() {}

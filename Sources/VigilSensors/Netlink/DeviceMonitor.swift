@@ -52,7 +52,7 @@ public final class DeviceMonitor: Source, Sendable {
     private let receiveBufferSize: Int
     private let loop: EventLoop
     private let counters = NetlinkCounters()
-    private let state = Mutex(State())
+    private let state = FutexMutex(State())
 
     /// Creates a monitor; it does nothing until ``startMonitoring()``.
     ///

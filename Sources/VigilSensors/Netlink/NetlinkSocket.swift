@@ -96,9 +96,9 @@ final class NetlinkSocket: Sendable {
         let fd = rawValue
         var userID: UInt32?
         var flags: Int32 = 0
-        let count = withUnsafeMutablePointer(to: &address) { addressPointer in
+        let outcome = withUnsafeMutablePointer(to: &address) { addressPointer in
             withUnsafeMutablePointer(to: &vector) { vectorPointer in
-                control.withUnsafeMutableBytes { controlBuffer in
+                control.withUnsafeMutableBytes { controlBuffer -> Result<Int, Errno> in
                     var message = msghdr()
                     message.msg_name = UnsafeMutableRawPointer(addressPointer)
                     message.msg_namelen = socklen_t(MemoryLayout<sockaddr_nl>.size)
@@ -106,28 +106,28 @@ final class NetlinkSocket: Sendable {
                     message.msg_iovlen = 1
                     message.msg_control = controlBuffer.baseAddress
                     message.msg_controllen = controlBuffer.count
-                    var result: Int
-                    repeat {
-                        result = recvmsg(fd, &message, Int32(MSG_DONTWAIT))
-                    } while result < 0 && Errno.current == .interrupted
-                    guard result >= 0 else { return result }
+                    let result: Int
+                    do throws(Errno) {
+                        result = try retryingOnInterrupt("recvmsg") { recvmsg(fd, &message, Int32(MSG_DONTWAIT)) }
+                    } catch {
+                        return .failure(error)
+                    }
                     flags = message.msg_flags
                     var header = vigil_cmsg_firsthdr(&message)
                     while let current = header {
                         if vigil_cmsg_is_credentials(current) != 0 { userID = vigil_cmsg_credentials_uid(current) }
                         header = vigil_cmsg_nxthdr(&message, current)
                     }
-                    return result
+                    return .success(result)
                 }
             }
         }
-        guard count >= 0 else {
-            let errno = Errno.current
-            switch errno {
-            case .wouldBlock: return .wouldBlock
-            case .noBufferSpace: return .overflow
-            default: throw SensorError.from(errno, call: "recvmsg", path: target)
-            }
+        let count: Int
+        switch outcome {
+        case .success(let received): count = received
+        case .failure(.wouldBlock): return .wouldBlock
+        case .failure(.noBufferSpace): return .overflow
+        case .failure(let errno): throw SensorError.from(errno, call: "recvmsg", path: target)
         }
         let sender = NetlinkSender(port: address.nl_pid, userID: userID)
         return .datagram(count: count, sender: sender, truncated: flags & Int32(MSG_TRUNC) != 0)

@@ -16,7 +16,7 @@ public struct NetlinkStatistics: Hashable, Sendable, Encodable, CustomStringConv
     public var dumps = 0
 
     /// Creates zeroed counters.
-    public init() {}
+    package init() {}
 
     public var description: String {
         "datagrams \(datagrams), malformed \(malformed), ignored \(ignored), rejected \(rejected), "

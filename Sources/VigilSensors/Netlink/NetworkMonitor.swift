@@ -62,7 +62,7 @@ public final class NetworkMonitor: Source, Sendable {
     private let root: String
     let loop: EventLoop
     let counters = NetlinkCounters()
-    let state = Mutex(State())
+    let state = FutexMutex(State())
 
     /// Creates a monitor; it does nothing until ``startMonitoring()``.
     ///

@@ -46,7 +46,7 @@ final class AttributeWatch<Value>: Sendable where Value: Sendable & Equatable & 
     let path: String
     let strategy: UpdateStrategy
     private let eventLoop: EventLoop
-    private let state = Mutex(State())
+    private let state = FutexMutex(State())
 
     /// - Parameter read: Reads the value; given the open attribute in notification mode (to re-read it from
     ///   offset 0), `nil` when polling.

@@ -26,13 +26,13 @@ final class PollingDriver<Value>: Sendable where Value: Sendable & Equatable & E
     let readings: BehaviorSubject<SensorReading<Value>>
     private let eventLoop: EventLoop
     private let read: @Sendable () throws(SensorError) -> Value?
-    private let state: Mutex<State>
+    private let state: FutexMutex<State>
 
     /// - Parameter interval: The update interval; below 1 ms (zero and negative included) it is raised to 1 ms.
     init(interval: Duration, eventLoop: EventLoop, read: @escaping @Sendable () throws(SensorError) -> Value?) {
         self.eventLoop = eventLoop
         self.read = read
-        state = Mutex(State(interval: interval.clampedUpdateInterval))
+        state = FutexMutex(State(interval: interval.clampedUpdateInterval))
         readings = BehaviorSubject(.pending)
     }
 

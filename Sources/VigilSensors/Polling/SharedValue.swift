@@ -1,8 +1,10 @@
+import Vigil
+
 /// A value shared between a source and the read function it gave its driver, behind a lock.
 final class SharedValue<Value: Sendable>: Sendable {
-    private let storage: Mutex<Value>
+    private let storage: FutexMutex<Value>
 
-    init(_ value: Value) { storage = Mutex(value) }
+    init(_ value: Value) { storage = FutexMutex(value) }
 
     var value: Value {
         get { storage.withLock { $0 } }

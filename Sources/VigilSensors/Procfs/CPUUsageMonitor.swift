@@ -16,7 +16,7 @@ extension PolledMonitor where Value == CPUUsage {
         root: String = "/proc", updateInterval: Duration = .seconds(1), eventLoop: EventLoop = .shared
     ) {
         let path = root + "/stat"
-        let previous = Mutex<[CPUTimes]?>(nil)
+        let previous = FutexMutex<[CPUTimes]?>(nil)
         self.init(
             name: "CPU", updateInterval: updateInterval, eventLoop: eventLoop,
             availability: { Availability.procfs(path, what: "CPU statistics") },

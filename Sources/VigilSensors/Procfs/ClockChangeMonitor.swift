@@ -29,7 +29,7 @@ public final class ClockChangeMonitor: Source {
     public let readings = PublishSubject<SensorEvent<ClockChange>>()
     private let eventLoop: EventLoop
     private let lifecycle = Lifecycle()
-    private let state = Mutex(State())
+    private let state = FutexMutex(State())
 
     /// Creates a monitor; nothing is watched until it starts.
     ///

@@ -38,9 +38,10 @@ public struct StorageUsage: Sendable, Equatable, Encodable, CustomStringConverti
     /// - Throws: ``SensorError/notFound(path:)`` or another ``SensorError`` when `statvfs` fails.
     public static func read(mountPoint: String) throws(SensorError) -> StorageUsage {
         var info = statvfs()
-        while statvfs(mountPoint, &info) != 0 {
-            let error = Errno.current
-            if error != .interrupted { throw SensorError.from(error, call: "statvfs", path: mountPoint) }
+        do {
+            _ = try retryingOnInterrupt("statvfs") { statvfs(mountPoint, &info) }
+        } catch {
+            throw SensorError.from(error, call: "statvfs", path: mountPoint)
         }
         return StorageUsage(
             mountPoint: mountPoint, fragmentSize: UInt64(info.f_frsize), blocks: UInt64(info.f_blocks),

@@ -13,7 +13,7 @@ public struct Errno: Error, Hashable, Sendable, CustomStringConvertible {
     public init(rawValue: Int32) { self.rawValue = rawValue }
 
     /// The calling thread's current `errno`.
-    public static var current: Errno { Errno(rawValue: vigil_errno()) }
+    package static var current: Errno { Errno(rawValue: vigil_errno()) }
 
     /// `EPERM`: operation not permitted.
     public static let notPermitted = Errno(rawValue: EPERM)
@@ -63,8 +63,10 @@ public struct Errno: Error, Hashable, Sendable, CustomStringConvertible {
     public static let noData = Errno(rawValue: ENODATA)
 
     /// The C name and `strerror(3)` text, for example `ENOENT (No such file or directory)`.
+    ///
+    /// A number Linux does not define is shown as itself: `errno 200 (Unknown error 200)`.
     public var description: String {
         let text = String(cString: strerror(rawValue))
-        return "errno \(rawValue) (\(text))"
+        return "\(name ?? "errno \(rawValue)") (\(text))"
     }
 }

@@ -66,7 +66,7 @@ public enum SensorError: Error, Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Maps a failed call's errno to the case a user can act on: missing path, permission, or the raw call.
-    public static func from(_ errno: Errno, call name: String, path: String) -> SensorError {
+    package static func from(_ errno: Errno, call name: String, path: String) -> SensorError {
         switch errno {
         case .noSuchFileOrDirectory, .notDirectory: return .notFound(path: path)
         case .permissionDenied, .notPermitted: return .permissionDenied(path: path)

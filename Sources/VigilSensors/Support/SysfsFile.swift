@@ -89,20 +89,10 @@ enum SysfsFile {
     static func write(_ text: String, to path: String) throws(SensorError) {
         let fd = try openRegularFile(path, flags: O_WRONLY | O_TRUNC)
         defer { fd.close() }
-        let bytes = Array(text.utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let result = bytes.withUnsafeBytes { buffer in
-                let base = buffer.baseAddress! + offset
-                let remaining = buffer.count - offset
-                return Result { () throws(Errno) in
-                    try retryingOnInterrupt { Glibc.write(fd.rawValue, base, remaining) }
-                }
-            }
-            switch result {
-            case .success(let written): offset += written
-            case .failure(let error): throw SensorError.from(error, call: "write", path: path)
-            }
+        do {
+            try fd.write(fully: Array(text.utf8)[...])
+        } catch {
+            throw SensorError.from(error, call: "write", path: path)
         }
     }
 

@@ -60,7 +60,7 @@ extension PowerSupply {
     ///
     /// Accepts the text of a `uevent` file or a netlink uevent's `KEY=value` lines (newline or NUL separated); see
     /// the variant that takes a `[String: String]` of properties. Returns the device name (`POWER_SUPPLY_NAME`) if present.
-    public static func attributes(fromUevent text: String) -> (name: String?, attributes: [String: String]) {
+    package static func attributes(fromUevent text: String) -> (name: String?, attributes: [String: String]) {
         var properties: [String: String] = [:]
         for line in text.split(whereSeparator: { $0 == "\n" || $0 == "\0" }) {
             guard let equals = line.firstIndex(of: "=") else { continue }
@@ -71,7 +71,7 @@ extension PowerSupply {
 
     /// Turns uevent properties into attribute texts keyed by attribute name (`POWER_SUPPLY_ENERGY_NOW` →
     /// `energy_now`); keys without the `POWER_SUPPLY_` prefix are ignored. Returns `POWER_SUPPLY_NAME` if present.
-    public static func attributes(fromUevent properties: [String: String]) -> (
+    package static func attributes(fromUevent properties: [String: String]) -> (
         name: String?, attributes: [String: String]
     ) {
         var attributes: [String: String] = [:]

@@ -32,7 +32,7 @@ public final class PowerSupplyMonitor: Source {
     private let changes: (any ObservableType<DeviceEvent>)?
     private let eventLoop: EventLoop
     private let driver: PollingDriver<PowerSupplyReading>
-    private let state = Mutex(State())
+    private let state = FutexMutex(State())
     private let lifecycle = Lifecycle()
 
     /// Creates a monitor; nothing is read until it starts.

@@ -1,12 +1,13 @@
 import Dispatch
 import Glibc
 import Synchronization
+import Vigil
 
 /// How a running command ends: the first of SIGINT, SIGTERM, a write error, or the command's own end (a count
 /// reached, a timeout) sets the exit status and wakes the main thread.
 final class RunControl: Sendable {
     /// The exit status and the message for standard error, once decided.
-    private let outcome = Mutex<(status: Int32, message: String?)?>(nil)
+    private let outcome = FutexMutex<(status: Int32, message: String?)?>(nil)
     /// The status of the last signal received, or 0.
     private let signalStatus = Atomic<Int32>(0)
     private let ended = DispatchSemaphore(value: 0)

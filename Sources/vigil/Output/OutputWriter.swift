@@ -2,6 +2,8 @@ import Dispatch
 import Foundation
 import Glibc
 import Synchronization
+import Vigil
+import VigilSensors
 
 /// Writes lines to standard output on a thread of its own, from a bounded backlog, so that a blocked standard output
 /// (a pipe nobody reads, Ctrl-S in a terminal) never blocks the sources or the signal handling.
@@ -24,7 +26,7 @@ final class OutputWriter: Sendable {
     /// … and at most this many bytes.
     static let maximumBytes = 8 << 20
 
-    private let state = Mutex(State())
+    private let state = FutexMutex(State())
     /// A pipe whose read end wakes the writer thread: a byte a batch of queued lines.
     private let wake: (read: Int32, write: Int32)
     private let idle = DispatchSemaphore(value: 0)
@@ -150,19 +152,23 @@ final class OutputWriter: Sendable {
         }
     }
 
-    /// Writes all of `text`, retrying after EINTR; returns the errno of a failed write.
+    /// Writes all of `text` (see `writingFully`); returns the errno of a failed write, `EAGAIN` when a non-blocking
+    /// descriptor took only part of it.
     @discardableResult
     static func writeAll(_ text: String, to descriptor: Int32) -> Int32? {
+        // Whoever started us may have closed standard output (`vigil list >&-`): that EBADF is the user's to hear
+        // about, not a Vigil bug for the system layer to trap on.
+        guard fcntl(descriptor, F_GETFD) >= 0 else { return EBADF }
         var text = text
         return text.withUTF8 { bytes -> Int32? in
-            var offset = 0
-            while offset < bytes.count {
-                let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                if written < 0 && errno == EINTR { continue }
-                guard written > 0 else { return written < 0 ? errno : EIO }
-                offset += written
+            do throws(Errno) {
+                let written = try writingFully(UnsafeRawBufferPointer(bytes)) {
+                    write(descriptor, $0.baseAddress, $0.count)
+                }
+                return written == bytes.count ? nil : EAGAIN
+            } catch {
+                return error.rawValue
             }
-            return nil
         }
     }
 }

@@ -1,4 +1,5 @@
 import Glibc
+import VigilSensors
 
 /// The terminal in the dashboard's mode: raw input, the alternate screen, the cursor hidden, no line wrap; and the
 /// way back to exactly the settings and screen it had.
@@ -51,17 +52,12 @@ struct TerminalSession: Sendable {
         return (Int(window.ws_col), Int(window.ws_row))
     }
 
-    /// Writes `text` completely, retrying after a signal or a short write.
+    /// Writes `text` completely, retrying after a signal or a short write (see `writingFully`); a terminal that
+    /// went away takes nothing more.
     func write(_ text: String) {
         var text = text
         text.withUTF8 { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                if written < 0 && errno == EINTR { continue }
-                guard written > 0 else { return }
-                offset += written
-            }
+            _ = try? writingFully(UnsafeRawBufferPointer(bytes)) { Glibc.write(descriptor, $0.baseAddress, $0.count) }
         }
     }
 }

@@ -1,5 +1,6 @@
 import Dispatch
 import Synchronization
+import Vigil
 import VigilSensors
 
 /// The live dashboard: takes readings, samples the plotted values once a second, and redraws the terminal at most
@@ -13,7 +14,7 @@ final class TopDashboard: Sendable {
     let queue = DispatchQueue(label: "vigil.top")
     private let terminal: TerminalSession
     private let filesTitle: String?
-    private let state: Mutex<Drawing>
+    private let state: FutexMutex<Drawing>
 
     /// How long readings are gathered before a redraw: at most four frames a second.
     static let coalescing: DispatchTimeInterval = .milliseconds(250)
@@ -30,7 +31,7 @@ final class TopDashboard: Sendable {
     init(terminal: TerminalSession, rowSources: [String], filesTitle: String?) {
         self.terminal = terminal
         self.filesTitle = filesTitle
-        state = Mutex(Drawing(top: TopState(rowSources: rowSources)))
+        state = FutexMutex(Drawing(top: TopState(rowSources: rowSources)))
     }
 
     /// Takes a reading of `source`, then redraws soon; call on ``queue``.

@@ -1,11 +1,12 @@
 import Dispatch
 import Glibc
 import Synchronization
+import Vigil
 
 /// How the dashboard ends: the first of a key (`q`, Ctrl-C) or a signal sets the exit status and wakes the main
 /// thread, which waits in ``wait()``.
 final class TopEnding: Sendable {
-    private let status = Mutex<Int32?>(nil)
+    private let status = FutexMutex<Int32?>(nil)
     private let done = DispatchSemaphore(value: 0)
     private let queue = DispatchQueue(label: "vigil.top.signals")
 

@@ -1,4 +1,5 @@
 import Synchronization
+import Vigil
 import VigilSensors
 
 /// One change between two network snapshots, printed as one line like `ip monitor` (`link add dummy0 up`,
@@ -35,7 +36,7 @@ struct NetworkChanges: Sendable, Encodable, CustomStringConvertible, ReadingBatc
 /// Diffs successive ``NetworkPath`` snapshots: the first one only sets the baseline (and prints the status once),
 /// each later one becomes the list of what changed.
 final class NetworkDiffer: Sendable {
-    private let previous = Mutex<NetworkPath?>(nil)
+    private let previous = FutexMutex<NetworkPath?>(nil)
 
     /// The changes from the previous snapshot to `path` (pending and unavailable readings pass through as they are).
     func changes(to path: NetworkPath) -> any CatalogReading {

@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 import Synchronization
 import Testing
+import Vigil
 import VigilTestSupport
 
 /// The built `vigil` executable, run as a child process with its output collected.
@@ -12,7 +13,7 @@ final class VigilProcess: Sendable {
 
     /// Text collected from a pipe as it arrives.
     final class TextBuffer: Sendable {
-        private let text = Mutex<(value: String, ended: Bool)>(("", false))
+        private let text = FutexMutex<(value: String, ended: Bool)>(("", false))
         var value: String { text.withLock { $0.value } }
         /// Whether the pipe reached end of file (the writer closed it).
         var ended: Bool { text.withLock { $0.ended } }
@@ -26,7 +27,7 @@ final class VigilProcess: Sendable {
 
     /// The child's process id, for `/proc/PID/…`.
     let pid: pid_t
-    private let status = Mutex<Int32?>(nil)
+    private let status = FutexMutex<Int32?>(nil)
     private let output = TextBuffer()
     private let errors = TextBuffer()
 

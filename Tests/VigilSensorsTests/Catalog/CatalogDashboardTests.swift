@@ -7,7 +7,7 @@ import VigilSensors
 @Suite(.timeLimit(.minutes(10))) struct CatalogDashboardTests {
     @Test func startsEveryAvailableSourceAndShowsItsReadings() async throws {
         let machine = FakeMachine.equipped()
-        let shown = Mutex<[String: String]>([:])
+        let shown = FutexMutex<[String: String]>([:])
         var running: [CatalogSource] = []
         var subscriptions: [Subscription] = []
         defer {

@@ -3,6 +3,7 @@ import Dispatch
 import Glibc
 import Synchronization
 import Testing
+import Vigil
 import VigilSensors
 import VigilTestSupport
 
@@ -43,7 +44,7 @@ import VigilTestSupport
         let warmup = try EventLoop.shared.schedule(after: .milliseconds(1)) {}
         warmup.cancel()
         let before = ProcessProbe.openDescriptorCount(linkingTo: "anon_inode:[eventfd]")
-        let delivered = Mutex<[Int: UInt64]>([:])
+        let delivered = FutexMutex<[Int: UInt64]>([:])
         concurrently(4) { worker in
             for index in 0..<25 {
                 let id = worker * 25 + index
@@ -88,7 +89,7 @@ import VigilTestSupport
         let fd = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
         defer { close(fd) }
         let calls = Atomic<Int>(0)
-        let holder = Mutex<EventLoop.Registration?>(nil)
+        let holder = FutexMutex<EventLoop.Registration?>(nil)
         let registration = try EventLoop.shared.register(fileDescriptor: fd, interest: .readable) { _ in
             // Deliberately does not drain: level-triggered epoll would call again if the cancel did not work.
             calls.add(1, ordering: .relaxed)

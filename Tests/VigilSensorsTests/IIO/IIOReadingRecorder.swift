@@ -3,8 +3,8 @@ import Vigil
 
 /// Records every value a subject publishes, from any thread, and waits for a condition on them.
 final class IIOReadingRecorder<Value: Sendable>: Sendable {
-    private let storage = Mutex<[Value]>([])
-    private let subscription = Mutex<Subscription?>(nil)
+    private let storage = FutexMutex<[Value]>([])
+    private let subscription = FutexMutex<Subscription?>(nil)
 
     /// Subscribes to `source` (immediate delivery) and records from now on.
     init(_ source: some ObservableType<Value>) {

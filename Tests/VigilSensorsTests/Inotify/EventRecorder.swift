@@ -4,8 +4,8 @@ import VigilSensors
 
 /// Collects a monitor's events as they are published (immediate delivery, on the event-loop thread).
 final class EventRecorder: Sendable {
-    private let events = Mutex<[SensorEvent<FileSystemEvent>]>([])
-    private let subscription = Mutex<Subscription?>(nil)
+    private let events = FutexMutex<[SensorEvent<FileSystemEvent>]>([])
+    private let subscription = FutexMutex<Subscription?>(nil)
 
     init(_ monitor: FileSystemMonitor, onEvent: (@Sendable (FileSystemEvent) -> Void)? = nil) {
         let token = monitor.readings.subscribe { [weak self] event in

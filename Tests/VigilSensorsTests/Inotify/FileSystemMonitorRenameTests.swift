@@ -1,6 +1,7 @@
 import Glibc
 import Synchronization
 import Testing
+import Vigil
 
 @testable import VigilSensors
 
@@ -24,7 +25,7 @@ extension InotifyKernelTests {
             }
 
             private final class Published: Sendable {
-                let list = Mutex<[SensorEvent<FileSystemEvent>]>([])
+                let list = FutexMutex<[SensorEvent<FileSystemEvent>]>([])
             }
 
             var events: [FileSystemEvent] { published.list.withLock { $0 }.untimed }

@@ -10,7 +10,7 @@ import VigilTestSupport
 @Suite(.timeLimit(.minutes(1))) struct LifecycleTests {
     @Test func concurrentStartsClaimOnce() {
         let lifecycle = Lifecycle()
-        let bodies = Mutex(0)
+        let bodies = FutexMutex(0)
         concurrently(32) { _ in
             try? lifecycle.start { (_) throws(SensorError) in
                 bodies.withLock { $0 += 1 }
@@ -25,7 +25,7 @@ import VigilTestSupport
 
     @Test func aFailedStartReleasesWhatItKeptAndStaysStopped() {
         let lifecycle = Lifecycle()
-        let released = Mutex<[String]>([])
+        let released = FutexMutex<[String]>([])
         #expect(throws: SensorError.self) {
             try lifecycle.start { (generation) throws(SensorError) in
                 lifecycle.keep(generation) { released.withLock { $0.append("first") } }
@@ -43,7 +43,7 @@ import VigilTestSupport
         try lifecycle.start { (generation) throws(SensorError) in first = generation }
         lifecycle.stop()
         try lifecycle.start { (_) throws(SensorError) in }
-        let released = Mutex(false)
+        let released = FutexMutex(false)
         #expect(!lifecycle.keep(first) { released.withLock { $0 = true } })
         #expect(released.withLock { $0 })
         #expect(!lifecycle.isCurrent(first))
@@ -53,7 +53,7 @@ import VigilTestSupport
     @Test func restartReleasesTheRunButKeepsRunning() throws {
         let lifecycle = Lifecycle()
         var first: UInt64 = 0
-        let released = Mutex(0)
+        let released = FutexMutex(0)
         try lifecycle.start { (generation) throws(SensorError) in
             first = generation
             lifecycle.keep(generation) { released.withLock { $0 += 1 } }
@@ -72,9 +72,9 @@ import VigilTestSupport
         let loop = EventLoop()
         defer { loop.shutdown() }
         let lifecycle = Lifecycle()
-        let opened = Mutex<[Int32]>([])
-        let closed = Mutex(0)
-        let woken = Mutex(0)
+        let opened = FutexMutex<[Int32]>([])
+        let closed = FutexMutex(0)
+        let woken = FutexMutex(0)
         concurrently(32) { _ in
             try? lifecycle.start { (generation) throws(SensorError) in
                 let fd = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))

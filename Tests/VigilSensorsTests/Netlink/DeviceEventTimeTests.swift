@@ -17,7 +17,7 @@ import VigilSensors
         let namespace = try NetlinkTestNamespace()
         defer { namespace.remove() }
         let monitor = DeviceMonitor(subsystems: ["net"], namespace: namespace.path)
-        let events = Mutex<[DeviceEvent]>([])
+        let events = FutexMutex<[DeviceEvent]>([])
         let subscription = monitor.readings.subscribe { event in events.withLock { $0.append(event) } }
         defer { subscription.dispose() }
         try monitor.startMonitoring()

@@ -11,8 +11,8 @@ import VigilSensors
 struct DeviceMonitorContractTests {
     /// Every event and completion a subscription saw.
     private final class Recorder: Sendable {
-        let events = Mutex<[DeviceEvent]>([])
-        let completions = Mutex(0)
+        let events = FutexMutex<[DeviceEvent]>([])
+        let completions = FutexMutex(0)
         var all: [DeviceEvent] { events.withLock { $0 } }
 
         func subscribe(to monitor: DeviceMonitor) -> Subscription {

@@ -11,7 +11,7 @@ struct DeviceMonitorTests {
         let namespace = try NetlinkTestNamespace()
         defer { namespace.remove() }
         let monitor = DeviceMonitor(subsystems: ["net"], namespace: namespace.path)
-        let events = Mutex<[Uevent]>([])
+        let events = FutexMutex<[Uevent]>([])
         let subscription = monitor.readings.subscribe { event in
             if case .event(let uevent) = event.kind { events.withLock { $0.append(uevent) } }
         }
@@ -45,7 +45,7 @@ struct DeviceMonitorTests {
         let loop = EventLoop()
         defer { loop.shutdown() }
         let monitor = DeviceMonitor(namespace: namespace.path, receiveBufferSize: 1, eventLoop: loop)
-        let overflows = Mutex(0)
+        let overflows = FutexMutex(0)
         let subscription = monitor.readings.subscribe { event in
             if event.kind == .overflow { overflows.withLock { $0 += 1 } }
             usleep(20_000)  // a slow consumer on the loop thread lets the socket fill up
@@ -62,7 +62,7 @@ struct DeviceMonitorTests {
         let namespace = try NetlinkTestNamespace()
         defer { namespace.remove() }
         let monitor = DeviceMonitor(subsystems: ["power_supply"], namespace: namespace.path)
-        let count = Mutex(0)
+        let count = FutexMutex(0)
         let subscription = monitor.readings.subscribe { _ in count.withLock { $0 += 1 } }
         defer { subscription.dispose() }
         try monitor.startMonitoring()

@@ -12,8 +12,8 @@ import VigilSensors
 struct NetworkMonitorContractTests {
     /// Every value and completion a subscription saw.
     private final class Recorder: Sendable {
-        let values = Mutex<[SensorReading<NetworkPath>]>([])
-        let completions = Mutex(0)
+        let values = FutexMutex<[SensorReading<NetworkPath>]>([])
+        let completions = FutexMutex(0)
         var all: [SensorReading<NetworkPath>] { values.withLock { $0 } }
         var last: SensorReading<NetworkPath>? { all.last }
 

@@ -7,7 +7,7 @@ import VigilSensors
 @Suite(.timeLimit(.minutes(1))) struct NetworkMonitorStartFailureTests {
     @Test func aStartThatCannotRunThrowsAndPublishesNothing() {
         let monitor = NetworkMonitor(namespace: "/nonexistent-vigil-netns")
-        let published = Mutex<[SensorReading<NetworkPath>]>([])
+        let published = FutexMutex<[SensorReading<NetworkPath>]>([])
         let subscription = monitor.readings.subscribe { reading in published.withLock { $0.append(reading) } }
         defer { subscription.dispose() }
         #expect(throws: SensorError.self) { try monitor.startMonitoring() }

@@ -14,7 +14,7 @@ struct NetworkMonitorTests {
         try monitor.startMonitoring()
         defer { monitor.stopMonitoring() }
         var path: NetworkPath { monitor.readings.value.value ?? NetworkPath() }
-        let emitted = Mutex<[SensorReading<NetworkPath>]>([])
+        let emitted = FutexMutex<[SensorReading<NetworkPath>]>([])
         let recorder = monitor.readings.subscribe { next in emitted.withLock { $0.append(next) } }
         defer { recorder.dispose() }
 

@@ -12,7 +12,7 @@ struct NetworkPathTimeTests {
         let namespace = try NetlinkTestNamespace()
         defer { namespace.remove() }
         let monitor = NetworkMonitor(namespace: namespace.path)
-        let published = Mutex<[SensorReading<NetworkPath>]>([])
+        let published = FutexMutex<[SensorReading<NetworkPath>]>([])
         let subscription = monitor.readings.subscribe { path in published.withLock { $0.append(path) } }
         defer { subscription.dispose() }
         let beforeStart = ContinuousClock.now
@@ -40,7 +40,7 @@ struct NetworkPathTimeTests {
         #expect(first.time < changed.time)
     }
 
-    private func delivered(_ published: borrowing Mutex<[SensorReading<NetworkPath>]>, anInterfaceNamed name: String)
+    private func delivered(_ published: borrowing FutexMutex<[SensorReading<NetworkPath>]>, anInterfaceNamed name: String)
         -> Bool
     {
         published.withLock { $0.contains { $0.value?.interface(named: name) != nil } }

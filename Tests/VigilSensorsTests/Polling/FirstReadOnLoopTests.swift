@@ -32,7 +32,7 @@ import VigilSensors
     @Test func aStopBeforeTheFirstReadCancelsIt() throws {
         let loop = EventLoop()
         defer { loop.shutdown() }
-        let reads = Mutex(0)
+        let reads = FutexMutex(0)
         // Park the loop so the first read cannot run before the stop.
         let parked = DispatchSemaphore(value: 0)
         let unpark = DispatchSemaphore(value: 0)

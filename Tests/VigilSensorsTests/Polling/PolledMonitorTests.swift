@@ -74,7 +74,7 @@ import VigilSensors
         #expect(monitor.isMonitoring)
         monitor.stopMonitoring()
         #expect(!monitor.isMonitoring)
-        let count = Mutex(0)
+        let count = FutexMutex(0)
         let subscription = monitor.readings.subscribe { _ in count.withLock { $0 += 1 } }
         tree.write("class/thermal/thermal_zone0/temp", "70000\n")
         monitor.refresh()
@@ -119,7 +119,7 @@ func usleepSeconds(_ seconds: Double) {
         let tree = FakeSysfsTree()
         tree.device("class/thermal/thermal_zone0", ["type": "acpitz", "temp": "45000"])
         let monitor = ThermalMonitor(root: tree.root, updateInterval: .milliseconds(5))
-        let count = Mutex(0)
+        let count = FutexMutex(0)
         let subscription = monitor.readings.subscribe { reading in
             if case .unavailable = reading.status { count.withLock { $0 += 1 } }
         }

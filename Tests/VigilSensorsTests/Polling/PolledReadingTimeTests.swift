@@ -8,7 +8,7 @@ import VigilSensors
         tree.write("attr", "1\n")
         let monitor = AttributeMonitor(
             name: "attr", integerAt: tree.root + "/attr", strategy: .polling, updateInterval: .seconds(3600))
-        let published = Mutex<[SensorReading<Int>]>([])
+        let published = FutexMutex<[SensorReading<Int>]>([])
         let subscription = monitor.readings.subscribe { reading in published.withLock { $0.append(reading) } }
         defer { subscription.dispose() }
         let beforeStart = ContinuousClock.now

@@ -7,7 +7,7 @@ import Vigil
 func firstReading<Readings: ObservableType>(
     of readings: Readings, within seconds: Double = 10, where predicate: @escaping @Sendable (Readings.Element) -> Bool
 ) -> Readings.Element? {
-    let found = Mutex<Readings.Element?>(nil)
+    let found = FutexMutex<Readings.Element?>(nil)
     let semaphore = DispatchSemaphore(value: 0)
     let subscription = readings.subscribe { value in
         guard predicate(value) else { return }

@@ -4,7 +4,8 @@ import Vigil
 import VigilSensors
 
 // The README's custom-source example, verbatim from here to the end of `loadAverageSource`. Plain `import
-// VigilSensors` (not `@testable`), so it compiles against the public API only, as a user's code would.
+// VigilSensors` (not `@testable`); `package` symbols are still visible inside the package, so keep the example to
+// public API by hand, as a user's code must be.
 
 /// The 1-minute load average: runnable tasks, averaged.
 struct LoadAverage: Sendable, Equatable, Encodable, CustomStringConvertible {
@@ -25,7 +26,7 @@ func loadAverageSource(root: String = "/proc", updateInterval: Duration = .secon
             // Runs on the event-loop thread. A thrown SensorError is published as `unavailable` with its reason;
             // returning nil publishes nothing.
             let fd = open(path, O_RDONLY | O_CLOEXEC)
-            guard fd >= 0 else { throw SensorError.from(Errno(rawValue: errno), call: "open", path: path) }
+            guard fd >= 0 else { throw .systemCall(name: "open", target: path, errno: Errno(rawValue: errno)) }
             defer { close(fd) }
             var bytes = [UInt8](repeating: 0, count: 256)
             let count = read(fd, &bytes, bytes.count)
@@ -44,7 +45,7 @@ func loadAverageSource(root: String = "/proc", updateInterval: Duration = .secon
         writeFile(directory.file("loadavg"), "0.50 0.40 0.30 1/100 1234\n")
         let load = loadAverageSource(root: directory.path, updateInterval: .milliseconds(5))
         #expect(load.availability == .available)
-        let seen = Mutex<[SensorReading<LoadAverage>]>([])
+        let seen = FutexMutex<[SensorReading<LoadAverage>]>([])
         let subscription = load.readings.subscribe { reading in seen.withLock { $0.append(reading) } }
         defer { subscription.dispose() }
         #expect(seen.withLock { $0 }.map(\.status) == [.pending])

@@ -27,7 +27,7 @@ import Vigil
         let monitor = ClockChangeMonitor()
         #expect(monitor.availability == .available)
         let before = Self.cancelOnSetTimers()
-        let events = Mutex(0)
+        let events = FutexMutex(0)
         let subscription = monitor.readings.subscribe { _ in events.withLock { $0 += 1 } }
         try monitor.startMonitoring()
         #expect(monitor.isMonitoring)
@@ -75,7 +75,7 @@ extension ClockChangeMonitorTests {
     /// silently and keep a monitor that reported nothing.
     @Test func aFailedTimerReadIsPublishedAndTheMonitorStops() throws {
         let monitor = ClockChangeMonitor()
-        let events = Mutex<[SensorEvent<ClockChange>]>([])
+        let events = FutexMutex<[SensorEvent<ClockChange>]>([])
         let subscription = monitor.readings.subscribe { event in events.withLock { $0.append(event) } }
         defer { subscription.dispose() }
         let before = Self.cancelOnSetTimers()

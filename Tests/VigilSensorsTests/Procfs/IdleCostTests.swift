@@ -14,7 +14,7 @@ import VigilSensors
 
     /// Reads the loop thread's CPU time by running a one-shot handler on it.
     static func loopCPUSeconds(_ loop: EventLoop) -> Double {
-        let result = Mutex(0.0)
+        let result = FutexMutex(0.0)
         let done = DispatchSemaphore(value: 0)
         _ = try? loop.schedule(after: .milliseconds(1)) {
             result.withLock { $0 = threadCPUSeconds() }

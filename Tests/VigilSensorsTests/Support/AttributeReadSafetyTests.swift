@@ -13,7 +13,7 @@ import VigilTestSupport
     static func finishes<T: Sendable>(
         within seconds: Double = 5, unblock: () -> Void, _ body: @escaping @Sendable () -> T
     ) -> T? {
-        let result = Mutex<T?>(nil)
+        let result = FutexMutex<T?>(nil)
         let done = DispatchSemaphore(value: 0)
         TestThread.detach {
             let value = body()

@@ -9,7 +9,7 @@ import VigilTestSupport
 @Suite(.timeLimit(.minutes(1))) struct ConcurrentStartTests {
     /// The start work of a polled source runs once (it used to run for every caller that saw it stopped).
     @Test func aPolledSourceRunsItsStartOnce() {
-        let starts = Mutex(0)
+        let starts = FutexMutex(0)
         let monitor = PolledMonitor<Int>(
             name: "test", updateInterval: .seconds(3600), eventLoop: .shared, availability: { .available },
             onStart: {

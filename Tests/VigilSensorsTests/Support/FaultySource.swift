@@ -37,7 +37,7 @@ final class FaultySource: Source {
         var interval = Duration.milliseconds(100)
     }
 
-    private let state = Mutex(State())
+    private let state = FutexMutex(State())
 
     init(_ fault: Fault, path: String, eventLoop: EventLoop) {
         self.fault = fault

@@ -151,7 +151,7 @@ import Vigil
         defer { directory.remove() }
         let monitor = FileSystemMonitor(path: directory.path)
         #expect(monitor.latest == nil)
-        let seen = Mutex<[Bool]>([])
+        let seen = FutexMutex<[Bool]>([])
         let subscription = monitor.readings.subscribe { [weak monitor] event in
             seen.withLock { $0.append(monitor?.latest == event) }
         }
@@ -168,7 +168,7 @@ import Vigil
     @Test func aDeviceMonitorKeepsTheLastEventItPublished() async throws {
         let monitor = DeviceMonitor()
         #expect(monitor.latest == nil)
-        let seen = Mutex<[DeviceEvent]>([])
+        let seen = FutexMutex<[DeviceEvent]>([])
         let subscription = monitor.readings.subscribe { event in seen.withLock { $0.append(event) } }
         defer { subscription.dispose() }
         try monitor.startMonitoring()

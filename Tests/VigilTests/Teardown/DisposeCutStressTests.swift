@@ -26,7 +26,7 @@ import VigilTestSupport
         let subject = PublishSubject<Int>()
         let tickets = Atomic<Int>(0)
         let running = Atomic<Bool>(true)
-        let result = TestLock(Violations())
+        let result = FutexMutex(Violations())
         let deadline = ContinuousClock.now + .seconds(seconds)
         concurrently(16) { thread in
             if thread < 8 {
@@ -39,7 +39,7 @@ import VigilTestSupport
             while ContinuousClock.now < deadline {
                 let returned = Atomic<Bool>(false)
                 let boundary = Atomic<Int>(.max)
-                let late = TestLock<[Int]>([])
+                let late = FutexMutex<[Int]>([])
                 let subscription = subject.subscribe { ticket in
                     guard returned.load(ordering: .sequentiallyConsistent) else { return }
                     late.withLock { $0.append(ticket) }

@@ -59,7 +59,7 @@ import VigilTestSupport
     /// subscription down at once, and nothing may deadlock.
     @Test func mergeTearsDownACompletedSourceWhileAnotherThreadHoldingAForeignLockPublishes() {
         for _ in 0..<3 {
-            let foreignLock = TestLock(0)
+            let foreignLock = FutexMutex(0)
             let foreignLockHeld = DispatchSemaphore(value: 0)
             let teardownStarted = DispatchSemaphore(value: 0)
             let teardownTookTheLock = DispatchSemaphore(value: 0)

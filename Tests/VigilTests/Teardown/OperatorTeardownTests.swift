@@ -147,14 +147,14 @@ import VigilTesting
 
 /// A weak reference that tests read from any thread.
 final class WeakBox<Object: AnyObject & Sendable>: Sendable {
-    private let reference: TestLock<WeakReference>
+    private let reference: FutexMutex<WeakReference>
 
     private struct WeakReference: Sendable {
         weak var object: Object?
     }
 
     init(_ object: Object?) {
-        reference = TestLock(WeakReference(object: object))
+        reference = FutexMutex(WeakReference(object: object))
     }
 
     var object: Object? {

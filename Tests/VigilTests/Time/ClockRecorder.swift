@@ -12,7 +12,7 @@ enum Timed<Value: Equatable & Sendable>: Equatable, Sendable {
 /// Records every callback with the time of `clock`, from any thread.
 final class ClockRecorder<Value: Equatable & Sendable>: Sendable {
     let clock: ManualClock
-    private let storage = TestLock<[Timed<Value>]>([])
+    private let storage = FutexMutex<[Timed<Value>]>([])
 
     init(clock: ManualClock) {
         self.clock = clock

@@ -1,38 +1,19 @@
 import Glibc
-import Synchronization
 import VigilSensors
 
-/// A socket descriptor owned by the server, closed exactly once (by ``close()`` or on release).
-///
-/// `Sendable` through its atomic: the number is read and retired with atomic operations, so two threads can never
-/// both close it.
-final class SocketDescriptor: Sendable {
-    private let storage: Atomic<Int32>
-
-    init(_ rawValue: Int32) { storage = Atomic(rawValue) }
-
-    /// The descriptor number, or -1 once closed.
-    var rawValue: Int32 { storage.load(ordering: .acquiring) }
-
-    /// Wraps `close(2)`; later calls do nothing.
-    func close() {
-        let old = storage.exchange(-1, ordering: .acquiringAndReleasing)
-        if old >= 0 { _ = Glibc.close(old) }
-    }
-
-    deinit { close() }
-
+/// The server's sockets: the listener and the address of a peer, for log lines.
+extension FileDescriptor {
     /// A non-blocking TCP socket listening on `address`.
     ///
     /// Wraps `socket(2)`, `setsockopt(2)` (`SO_REUSEADDR`, and `IPV6_V6ONLY` for IPv6), `bind(2)` and `listen(2)`.
-    static func listening(on address: ListenAddress, backlog: Int32) throws(MetricsServerError) -> SocketDescriptor {
+    static func listening(on address: ListenAddress, backlog: Int32) throws(MetricsServerError) -> FileDescriptor {
         guard let family = ListenAddress.family(of: address.host) else {
             throw .invalidAddress(address.description, reason: "not a numeric address")
         }
         let flags = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
         let raw = Glibc.socket(family, flags, 0)
         guard raw >= 0 else { throw failure("socket", address) }
-        let socket = SocketDescriptor(raw)
+        let socket = FileDescriptor(raw)
         var one: Int32 = 1
         _ = setsockopt(raw, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
         var storage = sockaddr_storage()
