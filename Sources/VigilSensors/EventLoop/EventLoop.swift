@@ -128,15 +128,12 @@ public final class EventLoop: Sendable {
         if let failure { throw .systemCall(name: "epoll_ctl", target: "registration \(token)", errno: failure) }
     }
 
-    /// How many descriptors and timers are registered: for tests that check a source leaves none behind, even one
-    /// whose descriptor was closed (which epoll forgets by itself, but the loop's table does not).
-    package var registrationCount: Int {
-        state.withLock { $0.entries.count }
-    }
-
     func isRegistered(_ token: UInt64) -> Bool {
         state.withLock { $0.entries[token] != nil }
     }
+
+    /// How many descriptors and timers are registered, so tests can check that a source leaves none behind.
+    package var registrationCount: Int { state.withLock { $0.entries.count } }
 
     /// Removes `token`; waits for its running handler unless called on the loop thread.
     func unregister(_ token: UInt64) {

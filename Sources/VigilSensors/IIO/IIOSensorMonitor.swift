@@ -107,11 +107,7 @@ public final class IIOSensorMonitor<Kind: IIOSensorKind>: Source {
             changes: changes, eventLoop: eventLoop)
     }
 
-    deinit {
-        let (sampler, hotplug) = state.withLock { ($0.sampler, $0.hotplug) }
-        hotplug?.dispose()
-        sampler?.stop()
-    }
+    deinit { stopMonitoring() }
 
     /// How often a polled monitor reads; `nil` in buffered mode, where scans arrive as the device produces them.
     public var updateInterval: Duration? {

@@ -1,3 +1,5 @@
+import Vigil
+
 /// The lifecycle every source shares: one claim per start, rollback of a failed start, a generation that tells the
 /// current run from an older one, stop, and release of what a run holds.
 ///

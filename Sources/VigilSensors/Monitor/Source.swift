@@ -7,15 +7,24 @@ import Vigil
 /// `[any Source]` of mixed kinds, and reads ``name``, ``availability`` and ``latest``, calls ``refresh()`` and
 /// ``setUpdateInterval(_:)``, all without casts.
 ///
-/// Readings are a `BehaviorSubject` when the latest reading is a state worth caching (a battery level, the network
-/// path) and a `PublishSubject` when they are events (a file changed, a device was added).
+/// Readings are a `BehaviorSubject` of ``SensorReading`` values when the latest reading is a state worth caching (a
+/// battery level, the network path) and a `PublishSubject` of ``SensorEvent`` values when they are events (a file
+/// changed, a device was added, the clock was set).
 ///
 /// A conforming type guarantees:
 ///
-/// - **Readings in-band.** A source never fails or completes its subject. What goes wrong after the start is
-///   published as a reading, for state sources `unavailable` with a reason a user can act on (the file or device and
-///   what is wrong with it), and the source recovers by itself when it can. Only ``Monitor/startMonitoring()`` throws,
-///   when the source cannot run here at all.
+/// - **One error shape, in-band.** A source never fails or completes its subject. What goes wrong after the start is
+///   published, never swallowed: a state source publishes an `unavailable` ``SensorReading`` with a reason a user can
+///   act on (the file or device and what is wrong with it); an event source publishes ``SensorEvent/Kind/overflow``
+///   when events were lost and ``SensorEvent/Kind/unavailable(reason:)`` when it cannot read (or stopped reading);
+///   a source built on another (orientation on an accelerometer) passes the other's reason on. The source recovers
+///   by itself when it can. Only ``Monitor/startMonitoring()`` throws, when the source cannot run here at all, and
+///   then it publishes nothing.
+/// - **One lifecycle.** Concurrent starts start once; a start that throws leaves nothing behind; the source's
+///   `deinit` stops a running source.
+/// - **One hot-plug input.** A source that follows devices as they come and go takes `changes:` an observable of
+///   ``DeviceEvent`` (a ``DeviceMonitor``'s ``DeviceMonitor/readings``), and rescans on its overflow or unavailable
+///   events.
 /// - **Timestamps.** Every reading carries the time it was taken (``ReadingTime``: monotonic and wall clock).
 /// - **The latest reading.** ``latest`` is the most recent reading without subscribing: the subject's value for a
 ///   state source (free for any source whose `Readings` is a `BehaviorSubject<Reading>`), the last event published

@@ -46,7 +46,7 @@ where Value: Sendable & Equatable & Encodable & CustomStringConvertible {
         }
     }
 
-    deinit { watch.stop() }
+    deinit { stopMonitoring() }
 
     /// How the running monitor learns about changes; `nil` when stopped.
     public var mode: UpdateMode? { watch.mode }

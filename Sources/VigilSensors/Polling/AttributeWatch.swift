@@ -37,7 +37,9 @@ public enum UpdateMode: Sendable, Equatable, Encodable, CustomStringConvertible 
 /// Watches one attribute with `POLLPRI` or polling, feeding a ``PollingDriver`` that reads and publishes.
 final class AttributeWatch<Value>: Sendable where Value: Sendable & Equatable & Encodable & CustomStringConvertible {
     private struct State {
-        var attribute: OpenAttribute?
+        /// The run the registration and mode belong to.
+        var generation: UInt64 = 0
+        /// The running watch's registration, for ``notified()`` to cancel once the attribute fails.
         var registration: EventLoop.Registration?
         var mode: UpdateMode?
     }
@@ -47,6 +49,7 @@ final class AttributeWatch<Value>: Sendable where Value: Sendable & Equatable & 
     let strategy: UpdateStrategy
     private let eventLoop: EventLoop
     private let state = FutexMutex(State())
+    private let lifecycle = Lifecycle()
 
     /// - Parameter read: Reads the value; given the open attribute in notification mode (to re-read it from
     ///   offset 0), `nil` when polling.
@@ -68,44 +71,38 @@ final class AttributeWatch<Value>: Sendable where Value: Sendable & Equatable & 
     private let holder: SharedValue<OpenAttribute?>
 
     var mode: UpdateMode? { state.withLock { $0.mode } }
-    var isRunning: Bool { driver.isRunning }
+    var isRunning: Bool { lifecycle.isRunning }
 
+    /// Watches (or polls) and reads once; concurrent calls start once.
     func start() throws(SensorError) {
-        guard !driver.isRunning else { return }
-        let watched = try watch()
-        holder.value = watched?.attribute
-        state.withLock { state in
-            state.attribute = watched?.attribute
-            state.registration = watched?.registration
-            state.mode = watched == nil ? .polling : .notifications
-        }
-        do {
-            if watched == nil {
+        try lifecycle.start { (generation) throws(SensorError) in
+            state.withLock { state in
+                state = State(generation: generation)
+            }
+            lifecycle.keep(generation) { [weak self] in self?.forget(generation) }
+            let watched = try watch(generation)
+            state.withLock { state in
+                if state.generation == generation { state.mode = watched ? .notifications : .polling }
+            }
+            if !watched {
                 try driver.start()
             } else if strategy == .notifications {
                 try driver.start(polling: false)
             } else {
                 try driver.start(tick: { [weak self] in self?.notified() })
             }
-        } catch {
-            stop()
-            throw error
+            lifecycle.keep(generation) { [driver] in driver.stop() }
         }
     }
 
-    func stop() {
-        let (registration, attribute) = state.withLock { state in
-            defer {
-                state.registration = nil
-                state.attribute = nil
-                state.mode = nil
-            }
-            return (state.registration, state.attribute)
+    /// Stops polling, unregisters the attribute and closes it.
+    func stop() { lifecycle.stop() }
+
+    /// Forgets the registration and mode of `generation`'s run, which ended (unless a later run set them).
+    private func forget(_ generation: UInt64) {
+        state.withLock { state in
+            if state.generation == generation { state = State(generation: generation) }
         }
-        driver.stop()
-        registration?.cancel()
-        holder.value = nil
-        attribute?.close()
     }
 
     /// A `POLLPRI` wake-up or a safety-net tick: re-read; if the read fails, stop watching and poll instead.
@@ -113,7 +110,8 @@ final class AttributeWatch<Value>: Sendable where Value: Sendable & Equatable & 
     /// kernfs does not wake pollers when an attribute's device goes away, so with `.automatic` a timer at the poll
     /// interval also runs this: it catches a vanished device (and drivers that change a value without notifying).
     /// Once the open attribute fails, the registration is cancelled (a removed node would otherwise report
-    /// `POLLERR | POLLPRI` on every wake-up of a level-triggered epoll) and the path is polled from then on.
+    /// `POLLERR | POLLPRI` on every wake-up of a level-triggered epoll) and the path is polled from then on; if the
+    /// loop refuses that timer, the reading says so.
     private func notified() {
         driver.refresh()
         guard case .unavailable = driver.readings.value.status else { return }
@@ -129,32 +127,48 @@ final class AttributeWatch<Value>: Sendable where Value: Sendable & Equatable & 
         registration.cancel()
         holder.value = nil
         guard strategy == .notifications else { return }  // .automatic already has its timer
-        try? driver.startTimer(tick: { [weak self] in self?.notified() })
+        do {
+            try driver.startTimer(tick: { [weak self] in self?.notified() })
+        } catch {
+            driver.publish { (_) throws(SensorError) in throw error }
+        }
     }
 
-    /// Opens and registers the attribute for `POLLPRI` when the strategy allows; `nil` means poll.
-    private func watch() throws(SensorError) -> (attribute: OpenAttribute, registration: EventLoop.Registration)? {
-        if strategy == .polling { return nil }
+    /// Opens and registers the attribute for `POLLPRI` for `generation`'s run when the strategy allows (the run then
+    /// owns it); false means poll.
+    private func watch(_ generation: UInt64) throws(SensorError) -> Bool {
+        if strategy == .polling { return false }
         let required = strategy == .notifications
-        guard required || OpenAttribute.isOnSysfs(path) else { return nil }
+        guard required || OpenAttribute.isOnSysfs(path) else { return false }
         let attribute: OpenAttribute
         do {
             attribute = try OpenAttribute(path: path)
         } catch {
             if required { throw error }
-            return nil
+            return false
         }
+        let registration: EventLoop.Registration
         do {
-            let registration = try eventLoop.register(fileDescriptor: attribute.rawValue, interest: .priority) {
+            registration = try eventLoop.register(fileDescriptor: attribute.rawValue, interest: .priority) {
                 [weak self] _ in self?.notified()
             }
-            return (attribute, registration)
         } catch {
             attribute.close()
             if required {
                 throw SensorError.unsupported(interface: "POLLPRI on \(path)", reason: error.description)
             }
-            return nil
+            return false
         }
+        holder.value = attribute
+        state.withLock { state in
+            if state.generation == generation { state.registration = registration }
+        }
+        let holder = holder
+        lifecycle.keep(generation) {
+            registration.cancel()
+            holder.value = nil
+            attribute.close()
+        }
+        return true
     }
 }

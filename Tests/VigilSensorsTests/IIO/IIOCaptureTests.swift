@@ -45,7 +45,11 @@ import VigilSensors
         try #require(ended, "the device node's end of file was not reported")
         #expect(accelerations.values.last?.description.contains("went away") == true)
         #expect(tree.read("bus/iio/devices/iio:device0/buffer/enable") == "0")
-        #expect(orientations.wait { $0.last?.description.contains("went away") == true }, "\(orientations.values)")
+        // The device that went away makes the orientation unavailable too, with the accelerometer's reason.
+        let forwarded = orientations.wait { readings in
+            if case .unavailable(let reason) = readings.last?.status { reason.contains("went away") } else { false }
+        }
+        #expect(forwarded, "\(orientations.values)")
         return (accelerations.values.compactMap(\.value), orientations.values.compactMap(\.value).last ?? .undefined)
     }
 

@@ -56,3 +56,53 @@ import VigilTestSupport
         #expect(changes.subscriberCount == 0, "a subscription to the hot-plug events outlived the stop")
     }
 }
+
+extension ConcurrentStartTests {
+    /// An attribute watched for `POLLPRI` is opened and registered once under concurrent starts, and one stop
+    /// unregisters it (each start used to register the attribute, and all registrations but the last leaked).
+    @Test func aWatchedAttributeIsRegisteredOnceAndStopUnregistersIt() throws {
+        let path = "/sys/class/net/lo/addr_len"
+        let loop = EventLoop()
+        defer { loop.shutdown() }
+        let monitor = AttributeMonitor<Int>(
+            name: "address length", path: path, strategy: .notifications, updateInterval: .seconds(3600),
+            eventLoop: loop
+        ) { (text) throws(SensorError) in Int(text) ?? 0 }
+        concurrently(16) { _ in try? monitor.startMonitoring() }
+        #expect(monitor.mode == .notifications)
+        #expect(loop.registrationCount == 1, "registrations after concurrent starts")
+        monitor.stopMonitoring()
+        #expect(loop.registrationCount == 0, "registrations after stop")
+        #expect(!monitor.isMonitoring)
+    }
+
+    /// The same for a PSI trigger when this kernel accepts one; where it refuses (as here, EINVAL), nothing is
+    /// registered, and the reading's mode says so.
+    @Test func aMemoryPressureTriggerIsRegisteredAtMostOnceAndStopUnregistersIt() throws {
+        let loop = EventLoop()
+        defer { loop.shutdown() }
+        let monitor = MemoryPressureMonitor(updateInterval: .seconds(3600), eventLoop: loop)
+        concurrently(16) { _ in try? monitor.startMonitoring() }
+        #expect(monitor.isMonitoring)
+        // One polling timer, and the trigger's registration when the kernel accepted it.
+        let trigger = monitor.readings.value.value?.mode == .trigger ? 1 : 0
+        #expect(loop.registrationCount == 1 + trigger)
+        monitor.stopMonitoring()
+        #expect(loop.registrationCount == 0)
+    }
+}
+
+extension ConcurrentStartTests {
+    /// The netlink driver claims a socket once under concurrent starts, and one stop unregisters and closes it.
+    @Test func aDeviceMonitorOpensOneSocketAndStopReleasesIt() throws {
+        let loop = EventLoop()
+        defer { loop.shutdown() }
+        let monitor = DeviceMonitor(eventLoop: loop)
+        concurrently(16) { _ in try? monitor.startMonitoring() }
+        #expect(monitor.isMonitoring)
+        #expect(loop.registrationCount == 1)
+        monitor.stopMonitoring()
+        #expect(loop.registrationCount == 0)
+        #expect(monitor.loopRegistrations.isEmpty)
+    }
+}
