@@ -36,23 +36,20 @@ let package = Package(
             dependencies: ["VigilSensors", "VigilMQTT", "VigilPrometheus", "CFuzzSupport"],
             path: "Fuzz/VigilFuzz"
         ),
-        // What more than one test target needs (threads of their own, reading a file whole, finding the built `vigil`);
-        // not a product.
-        .target(name: "VigilTestSupport", path: "Tests/VigilTestSupport"),
-        // The conformance checker every source must pass (`checkSourceConformance`), with the descriptor and event-loop
-        // probes it uses; apart from VigilTestSupport so the core's tests do not build the sensors.
-        .target(
-            name: "VigilSensorsTestSupport", dependencies: ["VigilSensors", "Vigil", "VigilTestSupport"],
-            path: "Tests/VigilSensorsTestSupport"),
+        // What more than one test target needs, once: threads of their own, waits, the process runner and probes,
+        // temporary directories, fake sysfs/procfs/IIO trees and machines, network namespaces, brokers and
+        // clients; not a product.
+        .target(name: "VigilTestSupport", dependencies: ["Vigil", "VigilSensors"], path: "Tests/VigilTestSupport"),
         .testTarget(name: "VigilTests", dependencies: ["Vigil", "VigilTesting", "VigilTestSupport"]),
         .testTarget(
-            name: "VigilSensorsTests",
-            dependencies: ["VigilSensors", "Vigil", "CLinuxSupport", "VigilTestSupport", "VigilSensorsTestSupport"]),
+            name: "VigilSensorsTests", dependencies: ["VigilSensors", "Vigil", "CLinuxSupport", "VigilTestSupport"]),
         .testTarget(name: "VigilMQTTTests", dependencies: ["VigilMQTT", "VigilSensors", "Vigil", "VigilTestSupport"]),
         .testTarget(
             name: "VigilPrometheusTests",
             dependencies: ["VigilPrometheus", "VigilSensors", "Vigil", "VigilTestSupport"]
         ),
+        // The `vigil` tool's tests: they run the built executable as a child process.
+        .testTarget(name: "vigilTests", dependencies: ["VigilSensors", "Vigil", "VigilTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

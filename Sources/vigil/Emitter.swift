@@ -28,6 +28,9 @@ final class Emitter: Sendable {
 
     /// The queue readings are delivered on, so that lines keep the order they were published in.
     let queue = DispatchQueue(label: "vigil.output")
+
+    /// The most readings of one source waiting for ``queue``, as many as the writer's backlog holds lines.
+    static let pendingLimit = OutputWriter.maximumLines
     private let settings: Settings
     private let writer: OutputWriter
     private let control: RunControl
@@ -68,6 +71,9 @@ final class Emitter: Sendable {
         if print { writer.enqueue(line) }
         if finished { control.finish(0) }
     }
+
+    /// Counts readings dropped before they reached ``queue``, to be reported with the lines the writer drops.
+    func countDropped(_ count: Int) { writer.countDropped(count) }
 
     /// The keys whose printed reading was unavailable, with the reason.
     var unavailable: [String: String] { progress.withLock { $0.unavailable } }

@@ -2,6 +2,7 @@ import Synchronization
 import Testing
 import Vigil
 import VigilMQTT
+import VigilTestSupport
 
 /// The library's ``MQTTPublisher`` against a real `mosquitto`: QoS 1 acknowledgements, observables, restarts.
 @Suite(.timeLimit(.minutes(10)), .disabled(if: Mosquitto.missing != nil, "\(Mosquitto.missing ?? "")"))
@@ -24,18 +25,20 @@ struct MQTTPublisherBrokerTests {
         let subscription = try publisher.publish(store, topic: "store/count", qos: .atLeastOnce, retain: false) {
             Array("\($0)".utf8)
         }
-        #expect(await waitUntil { publisher.statistics.isConnected })
+        #expect(await eventually(within: 15) { publisher.statistics.isConnected })
         // The values are not retained, so publish them only once mosquitto_sub has subscribed: it has when the
         // retained birth message reaches it.
-        #expect(await waitUntil { subscriber.output.contains("store/status online\n") }, "\(subscriber.output)")
+        #expect(
+            await eventually(within: 15) { subscriber.standardOutput.contains("store/status online\n") },
+            "\(subscriber.standardOutput)")
         for value in 1...50 { store.publish(value) }
         // 50 values and the birth message.
-        #expect(await waitUntil { publisher.statistics.acknowledged == 51 }, "\(publisher.statistics)")
-        #expect(await waitUntil { subscriber.output.contains("store/count 50\n") })
+        #expect(await eventually(within: 15) { publisher.statistics.acknowledged == 51 }, "\(publisher.statistics)")
+        #expect(await eventually(within: 15) { subscriber.standardOutput.contains("store/count 50\n") })
         #expect(publisher.statistics.unacknowledged == 0)
         subscription.dispose()
         publisher.stop()
-        #expect(await waitUntil { subscriber.output.hasSuffix("store/status offline\n") })
+        #expect(await eventually(within: 15) { subscriber.standardOutput.hasSuffix("store/status offline\n") })
         await subscriber.stop()
         await broker.stop()
     }
@@ -46,9 +49,9 @@ struct MQTTPublisherBrokerTests {
         let log = Log()
         let subscription = publisher.events.subscribe { log.append("\($0)") }
         publisher.start()
-        #expect(await waitUntil { publisher.statistics.isConnected })
+        #expect(await eventually(within: 15) { publisher.statistics.isConnected })
         await broker.stop()
-        #expect(await waitUntil { !publisher.statistics.isConnected })
+        #expect(await eventually(within: 15) { !publisher.statistics.isConnected })
         for value in 1...20 {
             try publisher.publish(MQTTMessage(topic: "outage/state", text: "\(value)", qos: .atLeastOnce, retain: true))
         }
@@ -56,11 +59,14 @@ struct MQTTPublisherBrokerTests {
         #expect(publisher.statistics.queuedEvents == 1)
         let acknowledgedBefore = publisher.statistics.acknowledged
         try await broker.start()
-        #expect(await waitUntil { publisher.statistics.isConnected && publisher.statistics.connections >= 2 })
+        #expect(
+            await eventually(within: 15) { publisher.statistics.isConnected && publisher.statistics.connections >= 2 })
         // Birth, the latest state and the event: three acknowledgements, not twenty-two.
-        #expect(await waitUntil { publisher.statistics.acknowledged - acknowledgedBefore >= 3 })
+        #expect(await eventually(within: 15) { publisher.statistics.acknowledged - acknowledgedBefore >= 3 })
         let subscriber = try broker.subscribe("outage/state")
-        #expect(await waitUntil { subscriber.output == "outage/state 20\n" }, "\(subscriber.output)")
+        #expect(
+            await eventually(within: 15) { subscriber.standardOutput == "outage/state 20\n" },
+            "\(subscriber.standardOutput)")
         #expect(log.lines.contains { $0.contains("reconnecting in") })
         #expect(log.lines.filter { $0.hasPrefix("connected to") }.count >= 2)
         subscription.dispose()
@@ -75,14 +81,16 @@ struct MQTTPublisherBrokerTests {
         publisher.start()
         let state = BehaviorSubject(41)
         let subscription = try publisher.publish(state, topic: "restate/answer") { Array("\($0 + 1)".utf8) }
-        #expect(await waitUntil { publisher.statistics.isConnected && publisher.statistics.published >= 2 })
+        #expect(
+            await eventually(within: 15) { publisher.statistics.isConnected && publisher.statistics.published >= 2 })
         await broker.stop()
         try await broker.start()
-        #expect(await waitUntil { publisher.statistics.connections >= 2 })
+        #expect(await eventually(within: 15) { publisher.statistics.connections >= 2 })
         let subscriber = try broker.subscribe("restate/#")
         #expect(
-            await waitUntil { subscriber.output.contains("restate/answer 42\n") }, "\(subscriber.output)")
-        #expect(subscriber.output.contains("restate/status online\n"))
+            await eventually(within: 15) { subscriber.standardOutput.contains("restate/answer 42\n") },
+            "\(subscriber.standardOutput)")
+        #expect(subscriber.standardOutput.contains("restate/status online\n"))
         subscription.dispose()
         publisher.stop()
         await subscriber.stop()

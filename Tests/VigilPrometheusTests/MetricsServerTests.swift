@@ -205,31 +205,6 @@ struct MetricsServerTests {
     }
 }
 
-/// Whether a TCP connection to `127.0.0.1:port` succeeds.
-func canConnect(port: UInt16) -> Bool {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    defer { close(fd) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = port.bigEndian
-    address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
-    return withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-            connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-        }
-    }
-}
-
-/// Waits up to `timeout` seconds for `condition`, polling every few milliseconds.
-func eventually(timeout: Double = 20, _ condition: () -> Bool) -> Bool {
-    let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
-    while ContinuousClock.now < deadline {
-        if condition() { return true }
-        usleep(5000)
-    }
-    return condition()
-}
-
 /// Log lines collected from any thread.
 final class LogLines: Sendable {
     private let storage = FutexMutex<[String]>([])

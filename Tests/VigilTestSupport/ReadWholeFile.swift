@@ -6,6 +6,11 @@ import Glibc
 /// `FileManager.contents(atPath:)` leaked their read buffer in these tests (LeakSanitizer, under
 /// `swift test --sanitize=address`).
 package func readWholeFile(_ path: String) -> String? {
+    readWholeBytes(path).map { String(decoding: $0, as: UTF8.self) }
+}
+
+/// The whole content of the file at `path` as bytes, or nil when it cannot be opened; see ``readWholeFile(_:)``.
+package func readWholeBytes(_ path: String) -> [UInt8]? {
     let descriptor = open(path, O_RDONLY | O_CLOEXEC)
     guard descriptor >= 0 else { return nil }
     defer { close(descriptor) }
@@ -17,5 +22,5 @@ package func readWholeFile(_ path: String) -> String? {
         guard count > 0 else { break }
         bytes += chunk[0..<count]
     }
-    return String(decoding: bytes, as: UTF8.self)
+    return bytes
 }

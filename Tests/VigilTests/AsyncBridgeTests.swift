@@ -3,6 +3,7 @@ import Glibc
 import Synchronization
 import Testing
 import Vigil
+import VigilTestSupport
 
 /// A sender that is not `Sendable`, as many application objects are not: it can post with its identity.
 final class PlainSender {
@@ -213,7 +214,7 @@ final class WeakSender: Sendable {
             #expect(await iterator.next() != nil)
             #expect(hub.senderFilterCount(for: Ping.self) == 1)
         }
-        #expect(eventually { hub.senderFilterCount(for: Ping.self) == 0 }, "the dropped iterator's")
+        #expect(eventually(timeout: 10) { hub.senderFilterCount(for: Ping.self) == 0 }, "the dropped iterator's")
         unfiltered.dispose()
     }
 }

@@ -2,6 +2,7 @@ import Dispatch
 import Synchronization
 import Testing
 import Vigil
+import VigilTestSupport
 
 @Suite(.timeLimit(.minutes(10))) struct BridgeTests {
     @Test func valuesEndsOnFinish() async throws {
@@ -54,7 +55,7 @@ import Vigil
         }
         task.cancel()
         await task.value
-        #expect(eventually { weakToken == nil })
+        #expect(eventually(timeout: 10) { weakToken == nil })
     }
 
     @Test func notificationHubDeliversByTypeAndSender() {

@@ -116,7 +116,7 @@ import VigilTestSupport
         switch order {
         case "newest first": doomed.reverse()
         case "shuffled":
-            var generator = SplitMix(seed: 42)
+            var generator = SeededRandom(seed: 42)
             doomed.shuffle(using: &generator)
         default: break
         }
@@ -126,20 +126,5 @@ import VigilTestSupport
         subscriptions.removeAll()
         subject.publish(2)
         #expect(log.values == keep.sorted())
-    }
-}
-
-/// A small deterministic random number generator for reproducible shuffles.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var value = state
-        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-        return value ^ (value >> 31)
     }
 }

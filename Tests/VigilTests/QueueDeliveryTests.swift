@@ -2,6 +2,7 @@ import Dispatch
 import Synchronization
 import Testing
 import Vigil
+import VigilTestSupport
 
 @Suite(.timeLimit(.minutes(10))) struct QueueDeliveryTests {
     @Test func mailboxIsDrainedInBatchesNotOneAsyncPerValue() {

@@ -2,6 +2,7 @@ import Dispatch
 import Synchronization
 import Testing
 import Vigil
+import VigilTestSupport
 
 /// An owner that records what it is handed; its lifetime is watched through a weak reference.
 final class RecordingOwner: Sendable {

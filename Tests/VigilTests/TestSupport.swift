@@ -2,6 +2,7 @@ import Dispatch
 import Glibc
 import Synchronization
 import Vigil
+import VigilTestSupport
 
 /// Collects values from callbacks on any thread.
 final class Recorder<Value: Sendable>: Sendable {
@@ -26,16 +27,6 @@ final class LifetimeToken: Sendable {}
 
 struct TestError: Error, Equatable {
     let code: Int
-}
-
-/// Waits up to `timeout` seconds for `condition`, polling; returns whether it became true.
-func eventually(timeout: Double = 10, _ condition: () -> Bool) -> Bool {
-    let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(timeout * 1e9)
-    while DispatchTime.now().uptimeNanoseconds < deadline {
-        if condition() { return true }
-        usleepMilliseconds(1)
-    }
-    return condition()
 }
 
 func usleepMilliseconds(_ milliseconds: Int) {

@@ -1,5 +1,6 @@
 import Testing
 import Vigil
+import VigilTestSupport
 
 @Suite(.timeLimit(.minutes(10))) struct ValuesBridgeTests {
     @Test func valuesSubscribesWhenIterationStartsNotWhenRead() async throws {
@@ -28,6 +29,6 @@ import Vigil
             _ = try await iterator.next()
             await task.value
         }
-        #expect(eventually { !source.isSubscribed })
+        #expect(eventually(timeout: 10) { !source.isSubscribed })
     }
 }

@@ -21,7 +21,12 @@ extension Availability {
     }
 
     /// Availability of a procfs file; `what` names what the kernel lacks when it is missing.
+    ///
+    /// The file is read as its source reads it (``SysfsFile/readProcfsText(_:)``, up to 4 MiB), not as an attribute:
+    /// a `/proc/stat` of 64 cores and 12,000 interrupt counters is 85 KB, past the 64 KiB attribute limit.
     static func procfs(_ path: String, what: String) -> Availability {
-        checking(path, missing: (.kernelLacksInterface, "no \(path): the kernel does not provide \(what)"))
+        checking(
+            path, missing: (.kernelLacksInterface, "no \(path): the kernel does not provide \(what)"),
+            read: { (path) throws(SensorError) in _ = try SysfsFile.readProcfsText(path) })
     }
 }

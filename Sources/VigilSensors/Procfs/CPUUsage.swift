@@ -16,29 +16,36 @@ public struct CPUUsage: Sendable, Equatable, Encodable, CustomStringConvertible 
         public let busy: Double
     }
 
-    /// Usage from an earlier and a later sample; counters that went backwards (a core re-plugged) count as no time.
+    /// Usage from an earlier and a later sample; a counter that went backwards counts as no time.
     ///
-    /// The total is the busy share of the summed per-core deltas, so it always agrees with the cores shown: the
-    /// kernel's aggregate `cpu` line is summed from rounded per-core figures at a slightly different moment and can
-    /// read 50.7 % while the only two cores read 0 % and 100 %. Only without a usable core line (a sample with the
+    /// A core's share is its busy ticks over its busy and idle ticks. The kernel documents that a core's idle (and
+    /// iowait) counter can go backwards (NO_HZ idle accounting revises it), so that counter's change then counts as
+    /// no time; a core whose busy counter went backwards was re-plugged, and a core that did not move or appeared
+    /// between the samples is left out.
+    ///
+    /// The total is the mean of the cores shown, so it always agrees with them: every online core lives through
+    /// the same wall-clock interval, so each weighs the same. Weighting each core by its own tick count (summing
+    /// the per-core deltas) or taking the kernel's aggregate `cpu` line (their sum) would not: when one core's idle
+    /// went backwards, its few ticks made cores at 0 % and 100 % total 48.7 %, and the aggregate line is summed from
+    /// rounded per-core figures at a slightly different moment. Only without a usable core line (a sample with the
     /// total line alone) does the total come from the aggregate line.
     public init(from earlier: [CPUTimes], to later: [CPUTimes]) {
-        /// Busy and total ticks elapsed, or nil when the counters went backwards or did not move.
+        /// Busy and busy-plus-idle ticks elapsed, or nil when the core was re-plugged or did not move.
         func delta(_ before: CPUTimes?, _ after: CPUTimes) -> (busy: Double, total: Double)? {
-            guard let before, after.total > before.total, after.busy >= before.busy else { return nil }
-            return (Double(after.busy - before.busy), Double(after.total - before.total))
+            guard let before, after.busy >= before.busy else { return nil }
+            let busy = after.busy - before.busy
+            let idle = after.idle >= before.idle ? after.idle - before.idle : 0
+            guard busy > 0 || idle > 0 else { return nil }
+            return (Double(busy), Double(busy) + Double(idle))
         }
-        func fraction(_ delta: (busy: Double, total: Double)) -> Double { min(1, delta.busy / delta.total) }
+        func fraction(_ delta: (busy: Double, total: Double)) -> Double { delta.busy / delta.total }
         let byCore = Dictionary(earlier.map { ($0.core ?? -1, $0) }, uniquingKeysWith: { first, _ in first })
-        var sum: (busy: Double, total: Double) = (0, 0)
         cores = later.compactMap { times in
             guard let core = times.core, let elapsed = delta(byCore[core], times) else { return nil }
-            sum.busy += min(elapsed.busy, elapsed.total)
-            sum.total += elapsed.total
             return Core(core: core, busy: fraction(elapsed))
         }
-        if sum.total > 0 {
-            total = fraction(sum)
+        if !cores.isEmpty {
+            total = cores.reduce(0) { $0 + $1.busy } / Double(cores.count)
         } else {
             total =
                 later.first.flatMap { times in times.core == nil ? delta(byCore[-1], times).map(fraction) : nil } ?? 0

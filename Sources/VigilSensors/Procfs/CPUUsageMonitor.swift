@@ -22,7 +22,7 @@ extension PolledMonitor where Value == CPUUsage {
             availability: { Availability.procfs(path, what: "CPU statistics") },
             onStart: { previous.withLock { $0 = nil } },  // a restart measures from its own first sample
             read: { () throws(SensorError) in
-                let times = try CPUTimes.parse(try SysfsFile.readText(path, limit: SysfsFile.procfsLimit), path: path)
+                let times = try CPUTimes.parse(try SysfsFile.readProcfsText(path), path: path)
                 let earlier = previous.withLock { previous in
                     defer { previous = times }
                     return previous

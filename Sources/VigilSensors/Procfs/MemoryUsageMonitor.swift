@@ -16,7 +16,7 @@ extension PolledMonitor where Value == MemoryUsage {
             name: "Memory", updateInterval: updateInterval, eventLoop: eventLoop,
             availability: { Availability.procfs(path, what: "memory statistics") },
             read: { () throws(SensorError) in
-                try MemoryUsage.parse(try SysfsFile.readText(path, limit: SysfsFile.procfsLimit), path: path)
+                try MemoryUsage.parse(try SysfsFile.readProcfsText(path), path: path)
             })
     }
 }

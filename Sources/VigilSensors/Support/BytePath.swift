@@ -32,6 +32,10 @@ public struct BytePath: Hashable, Sendable, CustomStringConvertible, Expressible
     /// different paths can give the same text.
     public var lossyString: String { String(decoding: bytes, as: UTF8.self) }
 
+    /// The path as text: ``string`` when it is valid UTF-8, else ``description`` (escaped like `ls -b`), so that a
+    /// device or file whose name is not UTF-8 is still shown, and told apart from its neighbours.
+    var displayText: String { string ?? description }
+
     /// Whether the bytes are valid UTF-8.
     public var isValidUTF8: Bool { string != nil }
 

@@ -27,10 +27,24 @@ enum SysfsFile {
     ///   ``SensorError/wrongFileType(path:found:expected:)`` for anything but a regular file,
     ///   ``SensorError/fileTooLarge(path:limit:)``, or another mapped error.
     static func readText(_ path: String, limit: Int = attributeLimit) throws(SensorError) -> String {
+        try readText(BytePath(path), limit: limit)
+    }
+
+    /// Reads a whole file named by bytes as UTF-8 text; see the `String` `readText(_:limit:)`.
+    static func readText(_ path: BytePath, limit: Int = attributeLimit) throws(SensorError) -> String {
         let bytes = try readBytes(path, limit: limit)
         var text = String(decoding: bytes, as: UTF8.self)
         while let last = text.last, last == "\n" || last == "\r" { text.removeLast() }
         return text
+    }
+
+    /// Reads a whole procfs file such as `/proc/stat` as text, up to ``procfsLimit``.
+    ///
+    /// The one read of a procfs file, for its source and its availability check alike, so both agree on the limit.
+    ///
+    /// - Throws: See ``readText(_:limit:)``.
+    static func readProcfsText(_ path: String) throws(SensorError) -> String {
+        try readText(path, limit: procfsLimit)
     }
 
     /// Reads a whole regular file as bytes, never blocking and never more than `limit` bytes.
@@ -41,7 +55,14 @@ enum SysfsFile {
     ///
     /// - Throws: See ``readText(_:limit:)``.
     static func readBytes(_ path: String, limit: Int = attributeLimit) throws(SensorError) -> [UInt8] {
-        let fd = try openRegularFile(path, flags: O_RDONLY)
+        try readBytes(BytePath(path), limit: limit)
+    }
+
+    /// Reads a whole regular file named by bytes (a device directory whose name is not UTF-8); errors name it as
+    /// ``BytePath/displayText``. See the `String` `readBytes(_:limit:)`.
+    static func readBytes(_ bytePath: BytePath, limit: Int = attributeLimit) throws(SensorError) -> [UInt8] {
+        let path = bytePath.displayText
+        let fd = try openRegularFile(bytePath, flags: O_RDONLY)
         defer { fd.close() }
         let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 8)
         defer { chunk.deallocate() }
@@ -115,8 +136,12 @@ enum SysfsFile {
 
     /// Whether something exists at `path` (following symbolic links).
     static func exists(_ path: String) -> Bool {
-        var info = stat()
-        return stat(path, &info) == 0
+        exists(BytePath(path))
+    }
+
+    /// Whether something exists at the path named by bytes (following symbolic links).
+    static func exists(_ path: BytePath) -> Bool {
+        (try? path.status()) != nil
     }
 
     /// Whether `path` is a directory (following symbolic links).
@@ -133,21 +158,29 @@ enum SysfsFile {
     /// - Throws: ``SensorError/wrongFileType(path:found:expected:)`` or a mapped error of `stat`, `open` or
     ///   `fstat`.
     static func openRegularFile(_ path: String, flags: Int32) throws(SensorError) -> FileDescriptor {
+        try openRegularFile(BytePath(path), flags: flags)
+    }
+
+    /// Opens the regular file named by `bytePath`; see the `String` `openRegularFile(_:flags:)`.
+    static func openRegularFile(_ bytePath: BytePath, flags: Int32) throws(SensorError) -> FileDescriptor {
+        let path = bytePath.displayText
         let expected = "an attribute file"
         let found: FileKind
         do {
-            found = try FileKind.of(path: path)
+            found = FileKind(mode: try bytePath.status().st_mode)
         } catch {
             throw SensorError.from(error, call: "stat", path: path)
         }
         guard found == .regular else {
             throw SensorError.wrongFileType(path: path, found: "\(found)", expected: expected)
         }
+        let opened = bytePath.withCString { path in
+            Result { () throws(Errno) in try retryingOnInterrupt { Glibc.open(path, flags | O_NONBLOCK | O_CLOEXEC) } }
+        }
         let fd: FileDescriptor
-        do {
-            fd = FileDescriptor(try retryingOnInterrupt { Glibc.open(path, flags | O_NONBLOCK | O_CLOEXEC) })
-        } catch {
-            throw SensorError.from(error, call: "open", path: path)
+        switch opened {
+        case .success(let raw): fd = FileDescriptor(raw)
+        case .failure(let error): throw SensorError.from(error, call: "open", path: path)
         }
         let kind: FileKind
         do {

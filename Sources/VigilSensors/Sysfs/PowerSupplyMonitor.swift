@@ -130,8 +130,11 @@ public final class PowerSupplyMonitor: Source {
     package func handle(uevent properties: [String: String]) {
         let (name, attributes) = PowerSupply.attributes(fromUevent: properties)
         var externalChanged = false
+        // A name that is not UTF-8 reaches here with U+FFFD in place of its bytes, while the class directory names
+        // the supply escaped: such an event re-reads the directory instead of adding a second, misnamed supply.
+        let named = name.flatMap { $0.unicodeScalars.contains("\u{FFFD}") ? nil : $0 }
         driver.publish { (last) throws(SensorError) in
-            guard properties["ACTION"] == "change", let name, attributes["type"] != nil, let last,
+            guard properties["ACTION"] == "change", let name = named, attributes["type"] != nil, let last,
                 let supply = try? PowerSupply.parse(name: name, attributes: attributes, origin: "uevent of \(name)"),
                 supply.notes.isEmpty
             else {

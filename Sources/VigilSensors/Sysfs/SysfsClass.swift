@@ -18,6 +18,10 @@ enum SysfsClass {
     /// whose directory disappears while it is read (a dangling link, an unplug) is left out silently. An absent class
     /// directory means no devices; an absent root throws.
     ///
+    /// Entries are listed and their attributes read by their bytes, so a device whose name is not UTF-8 is read like
+    /// any other: its name, and the `origin` passed to the closures, are ``BytePath/displayText`` (escaped like
+    /// `ls -b`), for display and messages.
+    ///
     /// - Parameters:
     ///   - attributes: The attribute names to read for a device directory (it may list the directory).
     ///   - parse: Builds a device from its attribute texts; it decides which bad attribute hides what.
@@ -28,24 +32,27 @@ enum SysfsClass {
         attributes: (String) throws(SensorError) -> [String],
         parse: (_ name: String, _ read: AttributeTexts, _ origin: String) throws(SensorError) -> Device
     ) throws(SensorError) -> Devices<Device> {
-        let classPath = root + "/class/" + className
-        let names: [String]
+        let classPath = BytePath(path(root: root, className: className))
+        let entries: [BytePath]
         do {
-            names = try SysfsFile.listDirectory(classPath)
-        } catch .notFound {
+            entries = try classPath.listDirectory()
+        } catch .noSuchFileOrDirectory {
             // No class directory is no devices of the class; no root at all (a tree removed or not mounted) is no
             // reading: the source says so instead of reporting an empty machine.
-            guard SysfsFile.isDirectory(root) else { throw .notFound(path: root) }
+            guard SysfsFile.isDirectory(root) else { throw SensorError.notFound(path: root) }
             return Devices()
+        } catch {
+            throw SensorError.from(error, call: "opendir", path: classPath.displayText)
         }
         var result = Devices<Device>()
-        for name in names where include(name) {
-            let directory = classPath + "/" + name
+        for entry in entries.sorted(by: { $0.displayText < $1.displayText }) where include(entry.displayText) {
+            let directory = classPath.appending(entry)
             do {
                 guard try isDeviceDirectory(directory) else { continue }
-                let read = try SysfsFile.readAttributeTexts(in: directory, names: try attributes(directory))
-                result.devices.append(try parse(name, read, directory))
-            } catch .vanished, .notFound(path: directory) {
+                let origin = directory.displayText
+                let read = try SysfsFile.readAttributeTexts(in: directory, names: try attributes(origin))
+                result.devices.append(try parse(entry.displayText, read, origin))
+            } catch .vanished, .notFound(path: directory.displayText) {
                 continue
             } catch {
                 result.problems.append(error.description)
@@ -58,17 +65,18 @@ enum SysfsClass {
     ///
     /// - Throws: ``SensorError/wrongFileType(path:found:expected:)`` for a file, or
     ///   ``SensorError/unavailable(source:reason:)`` when the entry cannot be followed (a symbolic-link loop).
-    static func isDeviceDirectory(_ directory: String) throws(SensorError) -> Bool {
+    static func isDeviceDirectory(_ directory: BytePath) throws(SensorError) -> Bool {
         let kind: FileKind
         do {
-            kind = try FileKind.of(path: directory)
+            kind = FileKind(mode: try directory.status().st_mode)
         } catch {
             if error == .noSuchFileOrDirectory { return false }
             let why = error.rawValue == ELOOP ? "it is a symbolic-link loop" : "it cannot be followed: \(error)"
-            throw SensorError.unavailable(source: directory, reason: "\(why); skipped, not a device")
+            throw SensorError.unavailable(source: directory.displayText, reason: "\(why); skipped, not a device")
         }
         guard kind == .directory else {
-            throw SensorError.wrongFileType(path: directory, found: "\(kind)", expected: "a device directory")
+            throw SensorError.wrongFileType(
+                path: directory.displayText, found: "\(kind)", expected: "a device directory")
         }
         return true
     }

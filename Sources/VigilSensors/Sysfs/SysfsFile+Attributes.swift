@@ -16,12 +16,18 @@ extension SysfsFile {
     ///
     /// - Throws: ``SensorError/vanished(path:)`` only, when the directory itself has gone.
     static func readAttributeTexts(in directory: String, names: [String]) throws(SensorError) -> AttributeTexts {
+        try readAttributeTexts(in: BytePath(directory), names: names)
+    }
+
+    /// Reads the attributes of a directory named by bytes (a device whose name is not UTF-8); see
+    /// the `String` `readAttributeTexts(in:names:)`. Failures name the directory as ``BytePath/displayText``.
+    static func readAttributeTexts(in directory: BytePath, names: [String]) throws(SensorError) -> AttributeTexts {
         var result = AttributeTexts()
         for name in names {
             do {
-                result.texts[name] = try readText(directory + "/" + name)
+                result.texts[name] = try readText(directory.appending(BytePath(name)))
             } catch .notFound {
-                if !exists(directory) { throw SensorError.vanished(path: directory) }
+                if !exists(directory) { throw SensorError.vanished(path: directory.displayText) }
             } catch {
                 result.failures[name] = error
             }

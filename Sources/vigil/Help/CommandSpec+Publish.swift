@@ -17,7 +17,9 @@ extension CommandSpec {
             The broker's will is PREFIX/status = offline (retained); vigil publishes online there on every \
             connection and offline when it stops. When the broker is unreachable, vigil keeps the latest reading of \
             each state source and up to 1000 events, reconnects by itself (exponential backoff with jitter) and \
-            sends them; what it connects, loses and drops is said on standard error.
+            sends them; what it connects, loses and drops is said on standard error. At most 1000 readings of \
+            each source wait to be handed to the publisher; a source that publishes faster loses its oldest, and \
+            "vigil: publish: dropped N readings of SOURCE" says how many.
             """,
         options: [
             Option(

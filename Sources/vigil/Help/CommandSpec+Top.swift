@@ -14,7 +14,8 @@ extension CommandSpec {
 
             Keys: q quits (status 0); Ctrl-C quits with status 130. SIGTERM ends it with status 143. The terminal \
             is restored on the way out, also after a crash signal. Names are escaped like ls -b. The screen is \
-            redrawn at most four times a second, only the lines that changed, and follows the terminal's size. \
+            redrawn at most four times a second, only the lines that changed, and follows the terminal's size; \
+            at most 64 readings of each source wait to be drawn (the newest: a flood of events cannot grow memory). \
             Standard output must be a terminal: otherwise vigil top says so and exits with status 2 (use vigil \
             watch for pipes).
             """,

@@ -22,8 +22,10 @@ extension CommandSpec {
             UTF-8 in octal, as in "caf\\351"), so one event stays on one line. In JSON, "path" is the exact name \
             when it is UTF-8; when it is not, "pathBytes" holds the exact bytes in base64.
 
-            Standard output is written by a thread of its own from a bounded backlog: when it falls behind, the \
-            oldest lines are dropped and "vigil: dropped N readings" goes to standard error.
+            Standard output is written by a thread of its own from a bounded backlog: at most 10,000 readings of \
+            each source wait to be formatted and 10,000 lines (8 MiB) to be written. When standard output falls \
+            behind, or a source publishes faster than lines are printed, the oldest are dropped and counted: \
+            "vigil: dropped N readings" goes to standard error once the writer catches up, or at the end of the run.
             """,
         options: [
             Option(long: "--json", help: "print one JSON envelope a line"),

@@ -10,10 +10,15 @@ import VigilSensors
 ///
 /// When the backlog is full the oldest lines are dropped; once the writer catches up it says how many on standard
 /// error ("vigil: dropped N readings: standard output was too slow"), so the JSON stream on standard output stays
-/// clean. A write error (EPIPE, ENOSPC, …) stops the writer and is reported once through `onFailure`.
+/// clean, and what it never got to say (standard output stayed blocked) is said at the end of the run
+/// (``reportDropped()``). Readings dropped before they became lines (see ``countDropped(_:)``) are counted with
+/// them. A write error (EPIPE, ENOSPC, …) stops the writer and is reported once through `onFailure`.
 final class OutputWriter: Sendable {
     private struct State {
+        /// The backlog is `lines[head...]`: dropping the oldest moves `head`, and the array is compacted once half of
+        /// it is dropped, so a full backlog drops in constant time, not by shifting 10,000 lines a line.
         var lines: [String] = []
+        var head = 0
         var bytes = 0
         var dropped = 0
         var writing = false
@@ -56,16 +61,17 @@ final class OutputWriter: Sendable {
             guard !state.failed else { return false }
             state.lines.append(line)
             state.bytes += line.utf8.count + 1
-            var drop = 0
-            while state.lines.count - drop > Self.maximumLines
-                || (state.bytes > Self.maximumBytes && state.lines.count - drop > 1)
+            while state.lines.count - state.head > Self.maximumLines
+                || (state.bytes > Self.maximumBytes && state.lines.count - state.head > 1)
             {
-                state.bytes -= state.lines[drop].utf8.count + 1
-                drop += 1
+                state.bytes -= state.lines[state.head].utf8.count + 1
+                state.lines[state.head] = ""
+                state.head += 1
+                state.dropped += 1
             }
-            if drop > 0 {
-                state.lines.removeFirst(drop)
-                state.dropped += drop
+            if state.head > state.lines.count / 2 {
+                state.lines.removeFirst(state.head)
+                state.head = 0
             }
             return true
         }
@@ -75,11 +81,31 @@ final class OutputWriter: Sendable {
         }
     }
 
+    /// Counts `count` readings dropped before they became lines, to be reported with the lines this writer drops.
+    func countDropped(_ count: Int) {
+        state.withLock { $0.dropped += count }
+    }
+
+    /// Says on standard error how many readings were dropped and not yet reported (standard output stayed blocked
+    /// until the end of the run); call once the run is over.
+    func reportDropped() {
+        let dropped = state.withLock { state in
+            defer { state.dropped = 0 }
+            return state.dropped
+        }
+        if dropped > 0 { Self.writeAll(Self.droppedNotice(dropped), to: 2) }
+    }
+
+    /// The line that says how many readings were dropped.
+    private static func droppedNotice(_ dropped: Int) -> String {
+        "vigil: dropped \(dropped) readings: standard output was too slow\n"
+    }
+
     /// Waits until every queued line is written, the writer failed, or `deadline` passes (or `shouldGiveUp` says so);
     /// returns whether the backlog was written.
     func drain(until deadline: DispatchTime, shouldGiveUp: () -> Bool = { false }) -> Bool {
         while true {
-            let (done, failed) = state.withLock { ($0.lines.isEmpty && !$0.writing, $0.failed) }
+            let (done, failed) = state.withLock { ($0.lines.count == $0.head && !$0.writing, $0.failed) }
             if done || failed { return !failed }
             if shouldGiveUp() || DispatchTime.now() >= deadline { return false }
             _ = idle.wait(timeout: min(deadline, .now() + .milliseconds(50)))
@@ -100,29 +126,31 @@ final class OutputWriter: Sendable {
                 onFailure(failure)
                 return
             }
-            let (lines, dropped) = state.withLock { state in
+            let lines = state.withLock { state in
                 defer {
                     state.lines = []
+                    state.head = 0
                     state.bytes = 0
-                    state.dropped = 0
                     state.writing = true
                 }
-                return (state.lines, state.dropped)
+                return state.lines[state.head...]
             }
             var text = lines.joined(separator: "\n")
             if !lines.isEmpty { text += "\n" }
             let error = Self.writeAll(text, to: descriptor)
-            if dropped > 0 {
-                _ = Self.writeAll("vigil: dropped \(dropped) readings: standard output was too slow\n", to: 2)
-            }
-            let failure = state.withLock { state in
-                defer { state.writing = false }
+            // Taken after the write, so that what was dropped while it blocked is reported now or at the end.
+            let (failure, dropped) = state.withLock { state in
+                defer {
+                    state.writing = false
+                    state.dropped = 0
+                }
                 if let error {
                     state.failed = true
                     state.failure = "standard output: \(String(cString: strerror(error)))"
                 }
-                return state.failure
+                return (state.failure, state.dropped)
             }
+            if dropped > 0 { Self.writeAll(Self.droppedNotice(dropped), to: 2) }
             idle.signal()
             if let failure {
                 onFailure(failure)

@@ -12,6 +12,10 @@ enum PublishCommand {
     /// The sources whose readings are events (not retained): what happened, not what is.
     static let eventSources: Set<String> = ["files", "devices", "clock"]
 
+    /// The most readings of one source waiting to be handed to the publisher (whose outbox has its own bound); a
+    /// source that publishes faster than that loses its oldest readings, and standard error says how many.
+    static let pendingLimit = 1_000
+
     /// Runs the command with the parsed command line.
     ///
     /// - Throws: ``ToolError`` for a usage mistake, a password file that cannot be read or a source that cannot
@@ -51,7 +55,12 @@ enum PublishCommand {
             let retain = !eventSources.contains(id)
             do {
                 let source = target.source
-                let subscription = target.readings.subscribe(on: .queue(queue)) { reading in
+                // Bounded: a source that publishes faster than the broker takes its messages loses its oldest
+                // readings, and says how many, rather than growing memory.
+                let subscription = target.readings.subscribe(
+                    on: queue, keepingNewest: Self.pendingLimit,
+                    onDrop: { printError("vigil: publish: dropped \($0) readings of \(id): publishing was too slow") }
+                ) { reading in
                     let payload = PublishPayload.envelope(source: id, reading: reading)
                     discovery?.announceIfNeeded(payload: payload, publisher: publisher, qos: options.qos)
                     try? publisher.publish(

@@ -50,6 +50,7 @@ struct WatchSession {
             if status == 0, let signalled = control.signalled { status = signalled }
             if !written, let failure = writer.failure { (status, message) = (1, failure) }
         }
+        writer.reportDropped()
         if let message { printError("vigil: error: \(message)") }
         return (status, emitter)
     }

@@ -51,10 +51,15 @@ struct RunningTarget {
 
     /// Subscribes `emitter` to the target's readings, then starts its source.
     ///
+    /// At most ``Emitter/pendingLimit`` readings of the target wait for the emitter's queue; when a source publishes
+    /// faster than they are printed, the oldest are dropped and counted with the lines the writer drops.
+    ///
     /// - Throws: The error that says why the source cannot start; nothing is left running then.
     init(_ target: WatchTarget, emitter: Emitter) throws {
         let (key, id) = (target.key, target.id)
-        subscription = target.readings.subscribe(on: .queue(emitter.queue)) { reading in
+        subscription = target.readings.subscribe(
+            on: emitter.queue, keepingNewest: Emitter.pendingLimit, onDrop: emitter.countDropped
+        ) { reading in
             emitter.emit(key: key, source: id, reading: reading)
         }
         self.target = target

@@ -1,6 +1,7 @@
 import Testing
 import Vigil
 import VigilSensors
+import VigilTestSupport
 
 /// A dashboard written against the catalog alone: it lists the sources, starts every available one and shows
 /// their readings, with no cast to a concrete source or reading type.

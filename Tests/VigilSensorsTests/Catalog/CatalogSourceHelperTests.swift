@@ -1,4 +1,5 @@
 import Testing
+import VigilTestSupport
 
 @testable import VigilSensors
 

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import VigilSensors
+import VigilTestSupport
 
 /// Sources made by the catalog on a fake machine: they start, read it, and stop with their helper monitors.
 @Suite(.timeLimit(.minutes(10))) struct CatalogSourceReadingTests {

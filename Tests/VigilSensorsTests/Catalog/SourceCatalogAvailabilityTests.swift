@@ -1,5 +1,6 @@
 import Testing
 import VigilSensors
+import VigilTestSupport
 
 /// Each entry's availability on fake trees, checked without starting anything: what the tree holds.
 @Suite(.timeLimit(.minutes(10))) struct SourceCatalogAvailabilityTests {

@@ -1,6 +1,5 @@
 import Testing
 import VigilSensors
-import VigilSensorsTestSupport
 import VigilTestSupport
 
 extension InotifyKernelTests {

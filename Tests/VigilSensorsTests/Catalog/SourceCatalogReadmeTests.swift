@@ -1,6 +1,7 @@
 import Testing
 import Vigil
 import VigilSensors
+import VigilTestSupport
 
 /// The README's "Built-in sources" example, kept compiling and running (on a fake machine instead of this one).
 @Suite(.timeLimit(.minutes(10))) struct SourceCatalogReadmeTests {

@@ -1,5 +1,6 @@
 import Testing
 import VigilSensors
+import VigilTestSupport
 
 /// The catalog's list: every id `vigil` accepted before the catalog was public, once, in `vigil list` order.
 @Suite(.timeLimit(.minutes(10))) struct SourceCatalogTests {

@@ -2,6 +2,7 @@ import Glibc
 import Synchronization
 import Testing
 import VigilSensors
+import VigilTestSupport
 
 @Suite(.timeLimit(.minutes(10))) struct EventLoopWritableTests {
     @Test func writableIsReportedOnlyWhileItIsWatched() async throws {

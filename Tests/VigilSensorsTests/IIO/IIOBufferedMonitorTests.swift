@@ -2,6 +2,7 @@ import Glibc
 import Testing
 import Vigil
 import VigilSensors
+import VigilTestSupport
 
 @Suite(.timeLimit(.minutes(10))) struct IIOBufferedMonitorTests {
     static let device = "bus/iio/devices/iio:device0"

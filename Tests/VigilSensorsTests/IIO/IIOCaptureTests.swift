@@ -2,35 +2,14 @@ import Glibc
 import Testing
 import Vigil
 import VigilSensors
+import VigilTestSupport
 
 /// The real accelerometer captures in `shared/testdata/iio/`, decoded end to end through a fake device node.
 @Suite(.timeLimit(.minutes(10))) struct IIOCaptureTests {
-    /// The captures folder: `shared/testdata/iio` beside the checkout (CI puts `shared` at `../shared`; a git worktree
-    /// under `wt/` finds it one level further up), or nil when absent.
-    static let captures: String? = {
-        let repository = String(#filePath).split(separator: "/").dropLast(4).joined(separator: "/")
-        for up in ["..", "../.."] {
-            let folder = "/\(repository)/\(up)/shared/testdata/iio"
-            if access("\(folder)/orientation-normal.bin", R_OK) == 0 { return folder }
-        }
-        return nil
-    }()
-
-    static func readCapture(_ name: String) throws -> [UInt8] {
-        let path = "\(try #require(captures))/\(name)"
-        let descriptor = open(path, O_RDONLY)
-        try #require(descriptor >= 0, "cannot open \(path)")
-        defer { close(descriptor) }
-        var bytes = [UInt8](repeating: 0, count: 65536)
-        let count = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-        try #require(count >= 0)
-        return Array(bytes[0..<count])
-    }
-
     /// Runs a buffered orientation monitor over `capture` and returns the accelerometer values and the last
     /// orientation decided (the capture's end then makes the orientation unavailable: the device went away).
     static func replay(_ capture: String) throws -> (values: [Accelerometer.Value], orientation: ScreenOrientation) {
-        let bytes = try readCapture(capture)
+        let bytes = try FakeIIOTree.readCapture(capture)
         let tree = FakeIIOTree()
         tree.addCaptureAccelerometer()
         let monitor = OrientationMonitor(root: tree.root, mode: .buffered())
@@ -53,7 +32,7 @@ import VigilSensors
         return (accelerations.values.compactMap(\.value), orientations.values.compactMap(\.value).last ?? .undefined)
     }
 
-    @Test(.enabled(if: captures != nil, "shared/testdata/iio is not beside the checkout"))
+    @Test(.enabled(if: FakeIIOTree.captures != nil, "shared/testdata/iio is not beside the checkout"))
     func normalCaptureYieldsNormal() throws {
         let result = try Self.replay("orientation-normal.bin")
         #expect(result.values.map(\.acceleration) == [Vector3(x: 103, y: -919, z: -385)])
@@ -61,7 +40,7 @@ import VigilSensors
         #expect(result.orientation == .normal)
     }
 
-    @Test(.enabled(if: captures != nil, "shared/testdata/iio is not beside the checkout"))
+    @Test(.enabled(if: FakeIIOTree.captures != nil, "shared/testdata/iio is not beside the checkout"))
     func leftUpCaptureEndsLeftUp() throws {
         let result = try Self.replay("orientation-left-up.bin")
         #expect(result.values.count == 15)

@@ -1,5 +1,6 @@
 import Testing
 import VigilSensors
+import VigilTestSupport
 
 @Suite(.timeLimit(.minutes(10))) struct IIODeviceTests {
     @Test func noBusMeansNoDevices() throws {

@@ -2,6 +2,7 @@ import Glibc
 import Testing
 import Vigil
 import VigilSensors
+import VigilTestSupport
 
 /// IIO errors are published once per change and name what is wrong (issue 14, defects 7 and 8).
 @Suite(.timeLimit(.minutes(10))) struct IIOErrorReportingTests {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Vigil
 import VigilSensors
+import VigilTestSupport
 
 /// The README's IIO hot-plug example, verbatim and against the public API only (plain `import VigilSensors`): it
 /// passed `devices.ueventProperties`, the power and backlight input, where the IIO monitors take device events, and

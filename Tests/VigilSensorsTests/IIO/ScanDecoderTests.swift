@@ -1,5 +1,6 @@
 import Testing
 import VigilSensors
+import VigilTestSupport
 
 @Suite(.timeLimit(.minutes(10))) struct ScanDecoderTests {
     struct Case: Sendable, CustomStringConvertible {
@@ -66,35 +67,41 @@ import VigilSensors
         #expect(throws: SensorError.self) { _ = try layout.decodeScan([UInt8]()) }
     }
 
-    @Test func fuzzedLayoutsAndBytesStayWithinRange() throws {
-        var random = SeededRandom(seed: 42)
-        let storages = [8, 16, 32, 64]
-        for _ in 0..<2_000 {
-            var channels: [(name: String, index: Int, type: ScanElementType)] = []
-            for index in 0..<Int.random(in: 1...5, using: &random) {
-                let storage = storages.randomElement(using: &random)!
-                let bits = Int.random(in: 1...storage, using: &random)
-                let type = try ScanElementType(
-                    byteOrder: Bool.random(using: &random) ? .littleEndian : .bigEndian,
-                    isSigned: Bool.random(using: &random), bits: bits, storageBits: storage,
-                    repeatCount: Int.random(in: 1...3, using: &random),
-                    shift: Int.random(in: 0...(storage - bits), using: &random))
-                channels.append(("c\(index)", index, type))
-            }
-            let layout = try ScanLayout(channels: channels)
-            let count = Int.random(in: 0...(layout.scanBytes * 2), using: &random)
-            let bytes = (0..<count).map { _ in UInt8.random(in: 0...255, using: &random) }
-            guard let scan = try? layout.decodeScan(bytes) else {
-                #expect(count < layout.scanBytes)
-                continue
-            }
-            for channel in channels where channel.type.bits < 63 {
-                let bits = channel.type.bits
-                let range: ClosedRange<Int64> =
-                    channel.type.isSigned ? -(1 << (bits - 1))...((1 << (bits - 1)) - 1) : 0...((1 << bits) - 1)
-                #expect(scan.values[channel.name]?.allSatisfy(range.contains) == true)
-                #expect(scan.values[channel.name]?.count == channel.type.repeatCount)
-            }
-        }
+    /// An `iio-scan` fuzz corpus input as its fuzzer reads it: scan-element types, one a line, a NUL, then scan bytes.
+    static func corpusLayout(_ name: String) throws -> (layout: ScanLayout, types: [ScanElementType], scans: [UInt8]) {
+        let bytes = try #require(FuzzCorpus.input("iio-scan", name))
+        let split = try #require(bytes.firstIndex(of: 0))
+        let lines = String(decoding: bytes[..<split], as: UTF8.self).split(separator: "\n")
+        let types = try lines.map { try ScanElementType(parsing: String($0)) }
+        let layout = try ScanLayout(channels: types.enumerated().map { ("c\($0.offset)", $0.offset, $0.element) })
+        return (layout, types, Array(bytes[(split + 1)...]))
     }
+
+    /// The `iio-scan` corpus, each input with the values of its scans by channel. The fuzz target names channels by
+    /// number, as here, so a 64-bit timestamp channel decodes as a value, not as the scan's timestamp.
+    static let corpus: [(name: String, scans: [[String: [Int64]]])] = [
+        // The captures' accelerometer: x, y, z `le:s16/32>>0` (the low half of each word), then the 64-bit timestamp.
+        ("accelerometer-capture", [["c0": [0x0067], "c1": [-919], "c2": [-385], "c3": [0x165B_FC09_4574_81CE]]]),
+        // Three 16-bit values in one channel, then the 64-bit one at the next multiple of 8.
+        ("repeat", [["c0": [0x0100, 0x0302, 0x0504], "c1": [0x0F0E_0D0C_0B0A_0908]]]),
+        // Big-endian 12 bits shifted right by 4, signed and unsigned, and a byte: two 6-byte scans.
+        ("shifted-big-endian", [["c0": [0], "c1": [0x020], "c2": [4]], ["c0": [0x060], "c1": [0x080], "c2": [10]]]),
+    ]
+
+    @Test func everyCorpusInputHasAnExpectation() {
+        #expect(FuzzCorpus.names("iio-scan") == Self.corpus.map(\.name))
+    }
+
+    @Test(arguments: corpus.map(\.name))
+    func corpusInputDecodesToItsScans(name: String) throws {
+        let (layout, types, bytes) = try Self.corpusLayout(name)
+        let expected = try #require(Self.corpus.first { $0.name == name })
+        let scans = try layout.decodeScans(bytes)
+        #expect(scans.map(\.values) == expected.scans)
+        #expect(scans.allSatisfy { $0.timestamp == nil })
+        // Every type line reads back from its description; a scan cut short is a typed error, never a partial scan.
+        for type in types { #expect(try ScanElementType(parsing: type.description) == type) }
+        #expect(throws: SensorError.self) { _ = try layout.decodeScan(Array(bytes.prefix(layout.scanBytes - 1))) }
+    }
+
 }

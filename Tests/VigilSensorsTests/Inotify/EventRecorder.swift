@@ -1,6 +1,7 @@
 import Synchronization
 import Vigil
 import VigilSensors
+import VigilTestSupport
 
 /// Collects a monitor's events as they are published (immediate delivery, on the event-loop thread).
 final class EventRecorder: Sendable {

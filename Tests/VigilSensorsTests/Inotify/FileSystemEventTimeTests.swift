@@ -1,5 +1,6 @@
 import Testing
 import VigilSensors
+import VigilTestSupport
 
 extension InotifyKernelTests {
     /// A file event carries the time its inotify read returned.

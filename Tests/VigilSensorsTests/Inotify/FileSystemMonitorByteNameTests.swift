@@ -1,6 +1,7 @@
 import Glibc
 import Testing
 import VigilSensors
+import VigilTestSupport
 
 extension InotifyKernelTests {
     /// File names are bytes: names that are not UTF-8, that hold a newline, or that differ only in Unicode

@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 import Vigil
 import VigilSensors
+import VigilTestSupport
 
 extension InotifyKernelTests {
     /// The contract every source keeps: changes to the watched object itself, release, and in-band problems.

@@ -3,6 +3,7 @@ import Glibc
 import Synchronization
 import Testing
 import VigilSensors
+import VigilTestSupport
 
 extension InotifyKernelTests {
     /// The kernel's limits: a full event queue, and the per-user watch limit.

@@ -2,6 +2,7 @@ import Glibc
 import Synchronization
 import Testing
 import Vigil
+import VigilTestSupport
 
 @testable import VigilSensors
 

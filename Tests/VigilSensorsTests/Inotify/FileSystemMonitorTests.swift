@@ -1,6 +1,7 @@
 import Glibc
 import Testing
 import VigilSensors
+import VigilTestSupport
 
 extension InotifyKernelTests {
     @Suite(.timeLimit(.minutes(10))) struct FileSystemMonitorTests {

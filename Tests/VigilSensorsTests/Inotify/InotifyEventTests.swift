@@ -1,4 +1,5 @@
 import Testing
+import VigilTestSupport
 
 @testable import VigilSensors
 
@@ -51,12 +52,46 @@ import Testing
         #expect(throws: SensorError.self) { try InotifyEvent.parse(huge) }
     }
 
-    @Test func randomGarbageNeverCrashes() {
-        var generator = SystemRandomNumberGenerator()
-        for _ in 0..<2000 {
-            let count = Int.random(in: 0..<200, using: &generator)
-            let bytes = (0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) }
-            _ = try? InotifyEvent.parse(bytes)
+    /// The `inotify` fuzz corpus, each input with the records it holds; `Fuzz/run.sh inotify` is where random bytes
+    /// go.
+    static let corpus: [(name: String, events: [InotifyEvent])] = [
+        ("create", [InotifyEvent(watchDescriptor: 1, mask: 0x100, cookie: 0, name: "file.txt")]),
+        (
+            "overflow-and-ignored",
+            [
+                InotifyEvent(watchDescriptor: -1, mask: 0x4000, cookie: 0, name: ""),
+                InotifyEvent(watchDescriptor: 1, mask: 0x8000, cookie: 0, name: ""),
+            ]
+        ),
+        (
+            "rename-pair",
+            [
+                InotifyEvent(watchDescriptor: 1, mask: 0x40, cookie: 0x4D, name: "old"),
+                InotifyEvent(watchDescriptor: 1, mask: 0x80, cookie: 0x4D, name: "new"),
+                InotifyEvent(watchDescriptor: 1, mask: 0x08, cookie: 0, name: "new"),
+            ]
+        ),
+    ]
+
+    @Test func everyCorpusInputHasAnExpectation() {
+        #expect(FuzzCorpus.names("inotify") == Self.corpus.map(\.name).sorted())
+    }
+
+    @Test(arguments: corpus.map(\.name))
+    func corpusInputParsesToItsRecordsAndEveryCutIsMalformed(name: String) throws {
+        let bytes = try #require(FuzzCorpus.input("inotify", name))
+        let events = try #require(Self.corpus.first { $0.name == name }).events
+        #expect(try InotifyEvent.parse(bytes) == events)
+        // A read returns whole records: a cut at a record's end holds the records before it; any other cut is a
+        // malformed buffer, a typed error.
+        var boundaries = [0]
+        for event in events { boundaries.append(boundaries.last! + 16 + (event.name.isEmpty ? 0 : 16)) }
+        for cut in 0..<bytes.count {
+            if let whole = boundaries.firstIndex(of: cut) {
+                #expect(try InotifyEvent.parse(Array(bytes.prefix(cut))) == Array(events.prefix(whole)))
+            } else {
+                #expect(throws: SensorError.self, "cut at \(cut)") { try InotifyEvent.parse(Array(bytes.prefix(cut))) }
+            }
         }
     }
 

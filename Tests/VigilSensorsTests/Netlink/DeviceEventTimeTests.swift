@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Vigil
 import VigilSensors
+import VigilTestSupport
 
 @Suite(.timeLimit(.minutes(10))) struct DeviceEventTimeTests {
     @Test func encodesTheTimeBesideTheEvent() throws {

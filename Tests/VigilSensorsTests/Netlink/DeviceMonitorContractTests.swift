@@ -2,6 +2,7 @@ import Glibc
 import Testing
 import Vigil
 import VigilSensors
+import VigilTestSupport
 
 /// The source contract for ``DeviceMonitor``: errors travel in-band and the monitor recovers, the subject is never
 /// failed, start/stop/start keeps publishing, and a released monitor stops.

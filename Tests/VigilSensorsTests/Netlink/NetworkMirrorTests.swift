@@ -3,6 +3,7 @@ import FoundationEssentials
 import Glibc
 import Testing
 import VigilSensors
+import VigilTestSupport
 
 @Suite(.timeLimit(.minutes(10))) struct NetworkMirrorTests {
     private static let upCarrier = InterfaceFlags([.up, .running, .lowerUp, .broadcast, .multicast])

@@ -3,6 +3,7 @@ import Glibc
 import Testing
 import Vigil
 import VigilSensors
+import VigilTestSupport
 
 /// The source contract for ``NetworkMonitor``: readings begin pending, start never waits for the kernel, errors
 /// travel in-band and the monitor recovers, the subject is never failed, and a released monitor stops.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Vigil
 import VigilSensors
+import VigilTestSupport
 
 /// Default routes and addresses the kernel treats specially (multipath built hop by hop, revived paths, keys that
 /// differ only in TOS, IPv4 secondary addresses): the mirror must equal `ip -j` after every step.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Vigil
 import VigilSensors
+import VigilTestSupport
 
 @Suite(
     .timeLimit(.minutes(10)),
@@ -116,7 +117,7 @@ struct NetworkMonitorTests {
         defer { slow.dispose() }
 
         var lines: [String] = []
-        var random = SeededGenerator(seed: 2026)
+        var random = SeededRandom(seed: 2026)
         for step in 0..<1_000 {
             let name = (Bool.random(using: &random) ? "b" : "p") + String(Int.random(in: 0..<pairs, using: &random))
             switch step % 4 {

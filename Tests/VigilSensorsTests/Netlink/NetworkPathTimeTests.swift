@@ -2,6 +2,7 @@ import Synchronization
 import Testing
 import Vigil
 import VigilSensors
+import VigilTestSupport
 
 /// A published network path carries the time the mirror changed; a re-dump that finds nothing new publishes nothing.
 @Suite(

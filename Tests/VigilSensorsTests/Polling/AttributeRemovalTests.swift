@@ -2,6 +2,7 @@ import Glibc
 import Testing
 import Vigil
 import VigilSensors
+import VigilTestSupport
 
 @Suite(.timeLimit(.minutes(10))) struct AttributeRemovalTests {
     /// Runs `ip` with `arguments`; true when it exits 0.

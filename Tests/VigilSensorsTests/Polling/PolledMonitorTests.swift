@@ -2,6 +2,7 @@ import Dispatch
 import Testing
 import Vigil
 import VigilSensors
+import VigilTestSupport
 
 @Suite(.timeLimit(.minutes(10))) struct PolledMonitorTests {
     static func zone(_ tree: FakeSysfsTree, temp: String) {

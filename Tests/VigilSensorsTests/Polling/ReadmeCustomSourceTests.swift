@@ -2,6 +2,7 @@ import Glibc
 import Testing
 import Vigil
 import VigilSensors
+import VigilTestSupport
 
 // The README's custom-source example, verbatim from here to the end of `loadAverageSource`. Plain `import
 // VigilSensors` (not `@testable`); `package` symbols are still visible inside the package, so keep the example to

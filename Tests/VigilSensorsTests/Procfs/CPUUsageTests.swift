@@ -1,6 +1,7 @@
 import Glibc
 import Testing
 import VigilSensors
+import VigilTestSupport
 
 @Suite(.timeLimit(.minutes(10))) struct CPUUsageTests {
     static let earlier = """
@@ -66,5 +67,59 @@ extension CPUUsageTests {
             from: try CPUTimes.parse("cpu  100 0 0 100 0"), to: try CPUTimes.parse("cpu  175 0 0 125 0"))
         #expect(usage.cores.isEmpty)
         #expect(usage.total == 0.75)
+    }
+}
+
+extension CPUUsageTests {
+    /// cpu1's idle counter went back 5 ticks (the kernel documents that it can) while its busy counter moved 95.
+    static let idleBackwards = (
+        earlier: "cpu  1000 0 0 2000 0\ncpu0 500 0 0 1000 0\ncpu1 500 0 0 1000 0",
+        later: "cpu  1095 0 0 2095 0\ncpu0 500 0 0 1100 0\ncpu1 595 0 0 995 0"
+    )
+
+    @Test func totalAgreesWithTheCoresWhenACoreIdleCounterGoesBackwards() throws {
+        let usage = CPUUsage(
+            from: try CPUTimes.parse(Self.idleBackwards.earlier), to: try CPUTimes.parse(Self.idleBackwards.later))
+        #expect(usage.cores.map(\.busy) == [0, 1])
+        // Weighted by each core's own ticks (100 and 90) the total read 47.4 %.
+        #expect(usage.total == 0.5)
+        #expect(usage.description == "CPU 50.0 % (cpu0 0.0 %, cpu1 100.0 %)")
+    }
+
+    @Test func monitorTotalAgreesWithItsCoresWhenACoreIdleCounterGoesBackwards() throws {
+        let tree = FakeSysfsTree()
+        tree.write("stat", Self.idleBackwards.earlier + "\n")
+        let monitor = CPUUsageMonitor(root: tree.root, updateInterval: .seconds(3600))
+        try monitor.startMonitoring()
+        defer { monitor.stopMonitoring() }
+        tree.write("stat", Self.idleBackwards.later + "\n")
+        monitor.refresh()
+        let usage = try #require(monitor.readings.value.value)
+        #expect(usage.total == usage.cores.map(\.busy).reduce(0, +) / Double(usage.cores.count))
+        #expect(usage.total == 0.5)
+    }
+
+    /// A `/proc/stat` of 64 cores and 12,000 interrupt counters: about 85 KB, past the 64 KiB attribute limit.
+    static func largeStat(busy: Int) -> String {
+        let line = { (label: String) in "\(label) \(busy) 0 0 1000 0 0 0 0 0 0" }
+        let cores = (0..<64).map { line("cpu\($0)") }
+        let interrupts = "intr 123456789 " + Array(repeating: "654321", count: 12_000).joined(separator: " ")
+        return ([line("cpu ")] + cores + [interrupts, "ctxt 987654321", "btime 1700000000"]).joined(separator: "\n")
+            + "\n"
+    }
+
+    @Test func procStatOverTheAttributeLimitIsAvailableAndRead() throws {
+        let tree = FakeSysfsTree()
+        tree.write("stat", Self.largeStat(busy: 0))
+        #expect(Self.largeStat(busy: 0).utf8.count > 85_000)
+        let monitor = CPUUsageMonitor(root: tree.root, updateInterval: .seconds(3600))
+        #expect(monitor.availability == .available)
+        try monitor.startMonitoring()
+        defer { monitor.stopMonitoring() }
+        tree.write("stat", Self.largeStat(busy: 1000))
+        monitor.refresh()
+        let usage = try #require(monitor.readings.value.value)
+        #expect(usage.cores.count == 64)
+        #expect(usage.total == 1)
     }
 }

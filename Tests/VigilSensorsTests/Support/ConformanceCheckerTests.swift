@@ -1,6 +1,6 @@
 import Testing
 import VigilSensors
-import VigilSensorsTestSupport
+import VigilTestSupport
 
 /// The conformance checker catches each defect under the clause it breaks, and finds nothing in a source without
 /// one: it is a check that can fail.

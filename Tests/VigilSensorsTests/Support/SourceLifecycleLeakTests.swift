@@ -1,6 +1,7 @@
 import Glibc
 import Testing
 import Vigil
+import VigilTestSupport
 
 @testable import VigilSensors
 

@@ -1,6 +1,7 @@
 import Testing
 import Vigil
 import VigilSensors
+import VigilTestSupport
 
 @Suite(.timeLimit(.minutes(10))) struct BacklightMonitorTests {
     static func panel() -> FakeSysfsTree {

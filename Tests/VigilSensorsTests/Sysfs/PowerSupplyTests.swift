@@ -1,14 +1,10 @@
 import Testing
 import VigilSensors
+import VigilTestSupport
 
 @Suite(.timeLimit(.minutes(10))) struct PowerSupplyTests {
     /// A laptop battery reporting energy (µWh) and power (µW), as `drivers/acpi/battery.c` does.
-    static let energyBattery = [
-        "type": "Battery", "status": "Discharging", "present": "1", "technology": "Li-ion", "cycle_count": "123",
-        "voltage_min_design": "11400000", "voltage_now": "11850000", "power_now": "9450000",
-        "energy_full_design": "57020000", "energy_full": "50120000", "energy_now": "31500000", "capacity": "62",
-        "capacity_level": "Normal", "model_name": "5B10W13930", "manufacturer": "SMP", "serial_number": "1234",
-    ]
+    static let energyBattery = FakeMachine.energyBattery
     /// A battery reporting charge (µAh) and current (µA) only, with a temperature in tenths of °C.
     static let chargeBattery = [
         "type": "Battery", "status": "Charging", "present": "1", "technology": "Li-poly", "voltage_now": "7600000",
@@ -197,5 +193,28 @@ extension PowerSupplyTests {
                 try PowerSupply.parse(name: "AC", attributes: ["type": "Mains", "online": online], origin: "AC"))
         }
         #expect(PowerSupplyReading(supplies: supplies).powerSource == source)
+    }
+}
+
+extension PowerSupplyTests {
+    @Test func supplyWhoseNameIsNotUTF8IsReportedEscaped() throws {
+        let tree = FakeSysfsTree()
+        tree.device("class/power_supply/AC", ["type": "Mains", "online": "0"])
+        // "BAT\xFF0": the byte FF is never UTF-8. A String path cannot spell it, so the test writes it by bytes.
+        let directory = BytePathFiles.path(tree.root + "/class/power_supply", Array("BAT".utf8) + [0xFF, 0x30])
+        #expect(BytePathFiles.makeDirectory(directory))
+        let attributes = ["type": "Battery", "status": "Discharging", "present": "1", "capacity": "40"]
+        for (name, value) in attributes { #expect(BytePathFiles.write(directory.appending(BytePath(name)), value)) }
+        defer {
+            for name in attributes.keys { BytePathFiles.remove(directory.appending(BytePath(name))) }
+            BytePathFiles.removeDirectory(directory)
+        }
+        let reading = try PowerSupplyReading.read(root: tree.root)
+        #expect(reading.supplies.map(\.name) == ["AC", #"BAT\3770"#])
+        #expect(reading.problems.isEmpty)
+        let battery = try #require(reading.batteries.first)
+        #expect(battery.capacityPercent == 40)
+        #expect(reading.powerSource == .battery)
+        #expect(reading.description.hasPrefix(#"on battery; AC: mains offline; BAT\3770: battery, 40 %, discharging"#))
     }
 }

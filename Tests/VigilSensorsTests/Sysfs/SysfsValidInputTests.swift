@@ -1,5 +1,6 @@
 import Testing
 import VigilSensors
+import VigilTestSupport
 
 /// One bad attribute or entry hides only itself, and every value the kernel documents is accepted (issue 14,
 /// defects 4, 5 and 8).

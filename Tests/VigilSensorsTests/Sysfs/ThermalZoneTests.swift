@@ -1,5 +1,6 @@
 import Testing
 import VigilSensors
+import VigilTestSupport
 
 @Suite(.timeLimit(.minutes(10))) struct ThermalZoneTests {
     @Test func zonesReportDegreesCelsiusAndTripPoints() throws {

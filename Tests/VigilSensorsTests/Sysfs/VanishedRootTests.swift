@@ -1,5 +1,6 @@
 import Glibc
 import Testing
+import VigilTestSupport
 
 @testable import VigilSensors
 

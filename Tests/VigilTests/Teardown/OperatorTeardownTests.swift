@@ -67,7 +67,7 @@ import VigilTesting
         let (subscription, token) = Self.subscribeCapturingAToken(Observable.timer(.seconds(1), clock: clock))
         #expect(await clock.waitForSleepers(1))
         await clock.advance(by: .seconds(1))
-        #expect(eventually { token.isReleased })
+        #expect(eventually(timeout: 10) { token.isReleased })
         withExtendedLifetime(subscription) {}
     }
 

@@ -3,6 +3,7 @@ import Glibc
 import Synchronization
 import Testing
 import Vigil
+import VigilTestSupport
 import VigilTesting
 
 @Suite(.timeLimit(.minutes(10))) struct ThrottleTests {

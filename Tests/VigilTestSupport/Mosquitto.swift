@@ -1,0 +1,121 @@
+import Foundation
+import Glibc
+import Testing
+import Vigil
+
+/// A real `mosquitto` broker on a free loopback port, configured in a temporary folder the test owns (anonymous,
+/// no persistence), stopped when released.
+package final class Mosquitto: Sendable {
+    package static let broker = ChildProcess.find("/usr/sbin/mosquitto", "/usr/bin/mosquitto")
+    package static let subscriber = ChildProcess.find("/usr/bin/mosquitto_sub")
+    /// Why the real-broker tests cannot run here, or nil when they can.
+    package static let missing: String? =
+        broker == nil || subscriber == nil
+        ? "mosquitto and mosquitto_sub are not installed (.ci/setup installs them)" : nil
+
+    package let port: UInt16
+    private let directory: TemporaryDirectory
+    /// The folder holding the configuration, removed when the broker is released.
+    package var folder: String { directory.path }
+    private let process = FutexMutex<ChildProcess?>(nil)
+
+    /// Writes the configuration and starts the broker; waits until it accepts connections.
+    ///
+    /// A port found free can be taken before the broker binds it (by another test's listener, or as the local port
+    /// of any outgoing connection), so a broker that finds its port in use is started again on a new one.
+    package init() async throws {
+        let directory = TemporaryDirectory("vigil-mqtt")
+        let folder = directory.path
+        var launched: (port: UInt16, broker: ChildProcess)?
+        for _ in 0..<5 where launched == nil {
+            let candidate = try freeLoopbackPort()
+            let configuration = "listener \(candidate) 127.0.0.1\nallow_anonymous true\npersistence false\n"
+            try configuration.write(toFile: folder + "/mosquitto.conf", atomically: true, encoding: .utf8)
+            let broker = try await Self.launch(folder: folder, port: candidate)
+            if broker.isRunning { launched = (candidate, broker) }
+            try #require(
+                broker.isRunning || broker.standardError.contains("Address already in use"),
+                "mosquitto did not start: \(broker.standardError)")
+        }
+        let (port, broker) = try #require(launched, "mosquitto found every port it was given in use")
+        self.port = port
+        self.directory = directory
+        process.withLock { $0 = broker }
+    }
+
+    deinit {
+        process.withLock { $0 = nil }
+    }
+
+    /// Starts the broker again on the same port.
+    package func start() async throws {
+        let broker = try await Self.launch(folder: folder, port: port)
+        process.withLock { $0 = broker }
+        try #require(broker.isRunning, "mosquitto did not start: \(broker.standardError)")
+    }
+
+    /// Starts `mosquitto` with the configuration in `folder`; returns once it accepts connections on `port` or has
+    /// exited.
+    private static func launch(folder: String, port: UInt16) async throws -> ChildProcess {
+        let broker = try ChildProcess(try #require(Self.broker), ["-c", folder + "/mosquitto.conf"])
+        _ = await eventually(within: 15) { canConnect(port: port) || !broker.isRunning }
+        if !broker.isRunning { _ = await broker.waitForExit() }
+        return broker
+    }
+
+    /// Stops the broker (SIGTERM) and waits until it has exited.
+    package func stop() async {
+        let broker = process.withLock { $0 }
+        if let broker, await broker.stop() == nil { await broker.stop(with: SIGKILL) }
+        process.withLock { $0 = nil }
+    }
+
+    /// `mosquitto_sub -v` on `topic`, printing `TOPIC PAYLOAD` lines.
+    package func subscribe(_ topic: String, qos: Int = 0) throws -> ChildProcess {
+        try ChildProcess(
+            try #require(Self.subscriber), ["-h", "127.0.0.1", "-p", "\(port)", "-v", "-q", "\(qos)", "-t", topic])
+    }
+}
+
+/// A loopback port nobody listens on now (bound to port 0, then released).
+package func freeLoopbackPort() throws -> UInt16 {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    try #require(fd >= 0)
+    defer { close(fd) }
+    var address = loopback(port: 0)
+    let bound = withUnsafePointer(to: &address) {
+        bind(fd, $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { $0 }, 16)
+    }
+    try #require(bound == 0)
+    return localPort(of: fd)
+}
+
+/// The loopback port socket `fd` is bound to.
+package func localPort(of fd: Int32) -> UInt16 {
+    var address = sockaddr_in()
+    var length = socklen_t(16)
+    _ = withUnsafeMutablePointer(to: &address) {
+        getsockname(fd, $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { $0 }, &length)
+    }
+    return UInt16(bigEndian: address.sin_port)
+}
+
+/// `127.0.0.1:port` as a `sockaddr_in`.
+package func loopback(port: UInt16) -> sockaddr_in {
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = port.bigEndian
+    address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+    return address
+}
+
+/// Whether a TCP connect to `127.0.0.1:port` succeeds now.
+package func canConnect(port: UInt16) -> Bool {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard fd >= 0 else { return false }
+    defer { close(fd) }
+    var address = loopback(port: port)
+    return withUnsafePointer(to: &address) {
+        connect(fd, $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { $0 }, 16)
+    } == 0
+}

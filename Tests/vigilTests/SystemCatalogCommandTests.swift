@@ -1,0 +1,53 @@
+import Foundation
+import Testing
+import VigilTestSupport
+
+/// `vigil list` and `vigil watch` for the sysfs and procfs sources, end to end, on fake roots.
+@Suite(.timeLimit(.minutes(10))) struct SystemCatalogCommandTests {
+    @Test func listSaysPlainlyWhatAnEmptyMachineLacks() async throws {
+        let tree = FakeSysfsTree()
+        tree.makeDirectory("class/power_supply")
+        let vigil = try ChildProcess(vigil: ["--sys-root", tree.root, "list"])
+        #expect(await vigil.waitForExit())
+        #expect(vigil.exitStatus == 0)
+        let lines = vigil.standardOutput.split(separator: "\n")
+        func line(_ id: String) -> String { lines.first { $0.hasPrefix(id + " ") }.map(String.init) ?? "" }
+        #expect(line("battery").contains("this machine has no battery"))
+        #expect(line("backlight").contains("this machine has no backlight"))
+        #expect(line("hwmon").contains("this machine has no hardware-monitoring chips"))
+        #expect(line("power").hasSuffix("available"))
+        for id in ["cpu", "memory", "storage", "clock"] { #expect(line(id).hasSuffix("available"), "\(id)") }
+    }
+
+    @Test func watchReadsTheFakeRootsAsJSONAndStopsOnSIGINT() async throws {
+        let sys = FakeSysfsTree()
+        sys.device("class/power_supply/BAT0", FakeMachine.energyBattery)
+        let proc = FakeSysfsTree()
+        proc.write("meminfo", "MemTotal: 1000 kB\nMemFree: 250 kB\nMemAvailable: 500 kB\n")
+        let vigil = try ChildProcess(vigil: [
+            "--sys-root", sys.root, "--proc-root", proc.root, "watch", "battery", "memory", "--json",
+        ])
+        #expect(
+            await eventually {
+                vigil.standardOutput.contains("\"source\":\"battery\"") && vigil.standardOutput.contains("usedFraction")
+            })
+        var capacity: Int?
+        var used: Double?
+        for line in vigil.standardOutput.split(separator: "\n") {
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            let reading: [String: Any]? = object
+            if object["source"] as? String == "battery", let supplies = reading?["supplies"] as? [[String: Any]] {
+                capacity = supplies.first?["capacityPercent"] as? Int
+                #expect(reading?["powerSource"] as? String == "on battery")
+            }
+            if object["source"] as? String == "memory", let fraction = reading?["usedFraction"] as? Double {
+                used = fraction
+            }
+        }
+        #expect(capacity == 62)
+        #expect(used == 0.5)
+        vigil.signal(SIGINT)
+        #expect(await vigil.waitForExit())
+        #expect(vigil.exitStatus == 130)
+    }
+}

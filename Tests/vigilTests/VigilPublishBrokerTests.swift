@@ -1,0 +1,148 @@
+import Foundation
+import Glibc
+import Testing
+import VigilTestSupport
+
+/// `vigil publish` end to end against a real `mosquitto` started by each test, read with `mosquitto_sub -v`.
+@Suite(.timeLimit(.minutes(10)), .disabled(if: Mosquitto.missing != nil, "\(Mosquitto.missing ?? "")"))
+struct VigilPublishBrokerTests {
+    /// `vigil publish` on `broker` under a topic prefix of its own.
+    private func publish(_ broker: Mosquitto, prefix: String, _ extra: [String]) throws -> ChildProcess {
+        try ChildProcess(vigil: ["publish", "--broker", "mqtt://127.0.0.1:\(broker.port)", "--topic", prefix] + extra)
+    }
+
+    /// The lines `PREFIX/SUBTOPIC PAYLOAD` that `subscriber` printed for `subtopic`.
+    private func lines(_ subscriber: ChildProcess, _ topic: String) -> [Substring] {
+        subscriber.standardOutput.split(separator: "\n").filter { $0.hasPrefix(topic + " ") }
+    }
+
+    /// Expects `PREFIX/status online` as the latest status, and a reading with a value for each of `sources`.
+    private func expectOnlineAndReadings(
+        _ subscriber: ChildProcess, _ prefix: String, _ sources: [String], _ vigil: ChildProcess
+    ) async {
+        let online = await eventually(within: 15) {
+            lines(subscriber, prefix + "/status").last == "\(prefix)/status online"
+        }
+        #expect(online, "\(subscriber.standardOutput)\n\(vigil.standardError)")
+        for source in sources {
+            let reading = await eventually(within: 15) {
+                lines(subscriber, prefix + "/" + source).contains { $0.contains(#""status":"ok""#) }
+            }
+            #expect(reading, "no \(source) reading: \(subscriber.standardOutput)\n\(vigil.standardError)")
+        }
+    }
+
+    @Test func publishesOnlineEveryReadingAndTheWillAfterSIGKILL() async throws {
+        let broker = try await Mosquitto()
+        let watched = TemporaryDirectory("vigil-watched")
+        let folder = watched.path
+        let subscriber = try broker.subscribe("vigil/#")
+        let vigil = try publish(broker, prefix: "vigil/test", ["memory", "storage", "files", folder])
+        await expectOnlineAndReadings(subscriber, "vigil/test", ["memory", "storage"], vigil)
+        // Retained: a subscriber that comes later still gets the state (and the status).
+        let late = try broker.subscribe("vigil/test/memory")
+        #expect(await eventually(within: 15) { late.standardOutput.contains(#""source":"memory""#) })
+        _ = FileManager.default.createFile(atPath: folder + "/touched", contents: nil)
+        #expect(
+            await eventually(within: 15) {
+                lines(subscriber, "vigil/test/files").contains { $0.contains(folder + "/touched") }
+            })
+        let envelope = try #require(
+            lines(subscriber, "vigil/test/memory").last?.split(separator: " ", maxSplits: 1).last)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(envelope.utf8)) as? [String: Any])
+        #expect(object["source"] as? String == "memory" && object["time"] is String && object["status"] is String)
+
+        await vigil.stop(with: SIGKILL)
+        #expect(
+            await eventually(within: 15) { lines(subscriber, "vigil/test/status").last == "vigil/test/status offline" },
+            "no will after SIGKILL: \(subscriber.standardOutput)")
+        await subscriber.stop()
+        await late.stop()
+        await broker.stop()
+    }
+
+    @Test func reconnectsByItselfAfterTheBrokerRestartsAndDeliversTheLatestReadings() async throws {
+        let broker = try await Mosquitto()
+        let vigil = try publish(broker, prefix: "vigil/restart", ["--qos", "1", "memory", "storage"])
+        #expect(
+            await eventually(within: 15) { vigil.standardError.contains("connected to 127.0.0.1:\(broker.port)") },
+            "\(vigil.standardError)")
+        await broker.stop()
+        #expect(
+            await eventually(within: 15) { vigil.standardError.contains("reconnecting in") }, "\(vigil.standardError)")
+        try await broker.start()
+        // The restarted broker has no persistence: whatever it has now, vigil sent after reconnecting.
+        let subscriber = try broker.subscribe("vigil/restart/#", qos: 1)
+        await expectOnlineAndReadings(subscriber, "vigil/restart", ["memory", "storage"], vigil)
+        #expect(vigil.standardError.components(separatedBy: "connected to 127.0.0.1").count - 1 >= 2)
+        #expect(await vigil.stop() != nil)
+        #expect(
+            await eventually(within: 15) {
+                lines(subscriber, "vigil/restart/status").last == "vigil/restart/status offline"
+            })
+        await subscriber.stop()
+        await broker.stop()
+    }
+
+    @Test func homeAssistantDiscoveryConfigsAreRetainedAndPointAtTheState() async throws {
+        let broker = try await Mosquitto()
+        let vigil = try publish(broker, prefix: "vigil/ha", ["--homeassistant", "memory"])
+        let subscriber = try broker.subscribe("homeassistant/#")
+        #expect(
+            await eventually(within: 15) { subscriber.standardOutput.contains("/memory/config ") },
+            "\(subscriber.standardOutput)\n\(vigil.standardError)")
+        let line = try #require(
+            subscriber.standardOutput.split(separator: "\n").first { $0.contains("/memory/config ") })
+        let parts = line.split(separator: " ", maxSplits: 1)
+        #expect(parts[0].hasPrefix("homeassistant/sensor/vigil_"))
+        let config = try #require(try JSONSerialization.jsonObject(with: Data(parts[1].utf8)) as? [String: Any])
+        #expect(config["state_topic"] as? String == "vigil/ha/memory")
+        #expect(config["availability_topic"] as? String == "vigil/ha/status")
+        #expect(config["unit_of_measurement"] as? String == "%")
+        #expect((config["value_template"] as? String)?.contains("usedFraction") == true)
+        #expect(config["unique_id"] is String && config["name"] is String)
+        await vigil.stop()
+        await subscriber.stop()
+        await broker.stop()
+    }
+
+    @Test func idleCPUStaysNearZeroWithASubscriberAttached() async throws {
+        let broker = try await Mosquitto()
+        let watched = TemporaryDirectory("vigil-watched")
+        let folder = watched.path
+        let subscriber = try broker.subscribe("vigil/#")
+        let vigil = try publish(broker, prefix: "vigil/idle", ["files", folder])
+        #expect(await eventually(within: 15) { subscriber.standardOutput.contains("vigil/idle/status online") })
+        try await Task.sleep(for: .milliseconds(300))
+        let before = try #require(vigil.cpuSeconds)
+        try await Task.sleep(for: .seconds(2))
+        let after = try #require(vigil.cpuSeconds)
+        // An idle publisher sleeps in epoll_wait; 0.2 s of CPU in 2 s would be a busy loop on a loaded machine.
+        #expect(after - before < 0.2, "vigil publish used \(after - before) s of CPU in 2 s while idle")
+        await vigil.stop()
+        await subscriber.stop()
+        await broker.stop()
+    }
+}
+
+/// `vigil publish` against a loopback listener that misbehaves: it survives, says why, and connects again.
+@Suite(.timeLimit(.minutes(10))) struct VigilPublishMisbehavingBrokerTests {
+    @Test(arguments: FakeBroker.Behavior.allCases)
+    func survivesReconnectsAndSaysSo(behavior: FakeBroker.Behavior) async throws {
+        let broker = try FakeBroker(behavior)
+        defer { broker.stop() }
+        let path = try #require(ChildProcess.vigil, "build the vigil product first (swift build)")
+        let vigil = try ChildProcess(
+            path, ["publish", "--broker", "mqtt://127.0.0.1:\(broker.port)", "--keep-alive", "2", "memory"])
+        let expected =
+            switch behavior {
+            case .garbage: "protocol error"
+            case .closesMidPacket: "closed the connection in the middle of a packet"
+            case .neverReads: "no answer from 127.0.0.1:\(broker.port)"
+            }
+        #expect(await eventually(within: 30) { vigil.standardError.contains(expected) }, "\(vigil.standardError)")
+        #expect(await eventually(within: 30) { broker.accepted >= 2 }, "no second connection: \(vigil.standardError)")
+        #expect(vigil.isRunning, "vigil exited: \(vigil.standardError)")
+        #expect(await vigil.stop() != nil)
+    }
+}
