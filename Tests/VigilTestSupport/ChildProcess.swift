@@ -71,7 +71,13 @@ package final class ChildProcess: Sendable {
         posix_spawnattr_setsigdefault(&attributes, &stopSignals)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         let argv: [UnsafeMutablePointer<CChar>?] = command.map { strdup($0) } + [nil]
-        let environment: [UnsafeMutablePointer<CChar>?] = [strdup("PATH=/usr/bin:/bin:/usr/sbin"), nil]
+        // The sanitizers' options pass on, so that an instrumented `vigil` reads the same LeakSanitizer
+        // suppressions as the test process (Swift's weak-reference side tables, see .ci/lsan-suppressions.txt).
+        let sanitizerOptions = ["ASAN_OPTIONS", "LSAN_OPTIONS", "TSAN_OPTIONS"].compactMap { (name: String) in
+            getenv(name).map { (value: UnsafeMutablePointer<CChar>) in name + "=" + String(cString: value) }
+        }
+        let environment: [UnsafeMutablePointer<CChar>?] =
+            (["PATH=/usr/bin:/bin:/usr/sbin"] + sanitizerOptions).map { strdup($0) } + [nil]
         defer { for pointer in argv + environment { free(pointer) } }
         var child: pid_t = 0
         let spawned = posix_spawn(&child, command[0], &actions, &attributes, argv, environment)

@@ -118,7 +118,8 @@ struct ServeCommandTests {
         let inode = { (try? FileManager.default.attributesOfItem(atPath: target)[.systemFileNumber]) as? UInt64 }
         let before = inode()
         #expect(eventually(timeout: 20) { inode() != before })
-        #expect(await child.stop() == 143)
+        let status = await child.stop()
+        #expect(status == 143, "exit status \(status.map(String.init) ?? "none"): \(child.standardError)")
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: scratch.path).filter {
             $0.hasSuffix(".tmp")
         }
