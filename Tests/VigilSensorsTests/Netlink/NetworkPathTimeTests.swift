@@ -41,7 +41,9 @@ struct NetworkPathTimeTests {
         #expect(first.time < changed.time)
     }
 
-    private func delivered(_ published: borrowing FutexMutex<[SensorReading<NetworkPath>]>, anInterfaceNamed name: String)
+    private func delivered(
+        _ published: borrowing FutexMutex<[SensorReading<NetworkPath>]>, anInterfaceNamed name: String
+    )
         -> Bool
     {
         published.withLock { $0.contains { $0.value?.interface(named: name) != nil } }
