@@ -32,10 +32,10 @@ final class NetlinkDriver: Sendable {
         /// The generation the socket belongs to.
         var socketGeneration: UInt64 = 0
         var registration: EventLoop.Registration?
-        /// One-shot timers (dump watchdogs, the reopen) of ``timersGeneration``; fired ones are pruned as new ones come,
-        /// so a long run keeps only the pending ones.
-        var timers: [EventLoop.Registration] = []
-        var timersGeneration: UInt64?
+        /// One-shot timers (dump watchdogs, the reopen) by generation, each list cancelled when its generation ends;
+        /// fired ones are pruned as new ones come, so a long run keeps only the pending ones. Kept apart because a
+        /// timer of an ended generation can arrive after the next generation's (a caller racing the loop thread).
+        var timers: [UInt64: [EventLoop.Registration]] = [:]
         var backoff = RetryBackoff()
         /// The receive buffer, taken out by the loop thread while it reads.
         var buffer: [UInt8]
@@ -68,7 +68,7 @@ final class NetlinkDriver: Sendable {
     /// The driver's registrations with the loop (the socket and pending timers).
     var registrations: [EventLoop.Registration] {
         state.withLock { state in
-            (state.registration.map { [$0] } ?? []) + state.timers.filter { !$0.isCancelled }
+            (state.registration.map { [$0] } ?? []) + state.timers.values.joined().filter { !$0.isCancelled }
         }
     }
 
@@ -88,19 +88,17 @@ final class NetlinkDriver: Sendable {
     /// Restarts the backoff after a success (a dump completed, a socket reopened).
     func succeeded() { state.withLock { $0.backoff.reset() } }
 
-    /// Keeps a one-shot `timer` of `generation`, cancelled when that generation ends (at once if it has).
+    /// Keeps a one-shot `timer` of `generation`, cancelled when that generation ends (at once if it has), and never
+    /// with another generation's timers.
     func addTimer(_ timer: EventLoop.Registration, generation: UInt64) {
         let first = state.withLock { state -> Bool in
-            state.timers.removeAll { $0.isCancelled }
-            state.timers.append(timer)
-            defer { state.timersGeneration = generation }
-            return state.timersGeneration != generation
+            let pending = state.timers[generation]?.filter { !$0.isCancelled }
+            state.timers[generation] = (pending ?? []) + [timer]
+            return pending == nil
         }
-        if first {
-            lifecycle.keep(generation) { [weak self] in self?.cancelTimers(of: generation) }
-        } else if !lifecycle.isCurrent(generation) {
-            timer.cancel()
-        }
+        // The first timer of a generation hands its list to the lifecycle; a later one joins a list whose release is
+        // kept (or running, and takes the list under the lock after this timer joined it).
+        if first { lifecycle.keep(generation) { [weak self] in self?.cancelTimers(of: generation) } }
     }
 
     /// Ends `generation`'s socket after `error`: releases it, lets the source say why, and reopens after a delay.
@@ -111,8 +109,12 @@ final class NetlinkDriver: Sendable {
 
     /// Makes the next read fail with `errno`, as if `recvmsg(2)` had, so tests can watch a source recover.
     func simulateSocketError(_ errno: Errno, for source: some NetlinkDriven) {
-        guard let (_, generation) = current else { return }
-        state.withLock { $0.injectedError = errno }
+        let generation = state.withLock { state -> UInt64? in
+            guard state.socket != nil else { return nil }
+            state.injectedError = errno
+            return state.socketGeneration
+        }
+        guard let generation else { return }
         do throws(SensorError) {
             let timer = try loop.schedule(after: .zero) { [weak self, weak source] in
                 guard let self, let source else { return }
@@ -163,12 +165,7 @@ final class NetlinkDriver: Sendable {
 
     /// Cancels the pending timers of `generation`, which ended.
     private func cancelTimers(of generation: UInt64) {
-        let timers = state.withLock { state -> [EventLoop.Registration] in
-            guard state.timersGeneration == generation else { return [] }
-            state.timersGeneration = nil
-            defer { state.timers = [] }
-            return state.timers
-        }
+        let timers = state.withLock { $0.timers.removeValue(forKey: generation) ?? [] }
         for timer in timers { timer.cancel() }
     }
 
