@@ -23,7 +23,7 @@ let package = Package(
         .target(name: "CMallocCounter", path: "Benchmarks/CMallocCounter"),
         .executableTarget(
             name: "VigilBenchmarks",
-            dependencies: ["Vigil", "VigilSensors", "VigilMQTT", "VigilPrometheus", "CMallocCounter"],
+            dependencies: ["Vigil", "VigilSensors", "VigilMQTT", "VigilPrometheus", "CLinuxSupport", "CMallocCounter"],
             path: "Benchmarks/VigilBenchmarks",
             // LLVM's function merging turns one of two identical subscriber closures (one per subject type) into a
             // jump to the other: an extra branch per delivery for one subject only, which made PublishSubject look
@@ -42,7 +42,9 @@ let package = Package(
         .target(name: "VigilTestSupport", dependencies: ["Vigil", "VigilSensors"], path: "Tests/VigilTestSupport"),
         .testTarget(name: "VigilTests", dependencies: ["Vigil", "VigilTesting", "VigilTestSupport"]),
         .testTarget(
-            name: "VigilSensorsTests", dependencies: ["VigilSensors", "Vigil", "CLinuxSupport", "VigilTestSupport"]),
+            name: "VigilSensorsTests",
+            dependencies: ["VigilSensors", "Vigil", "VigilTesting", "CLinuxSupport", "VigilTestSupport"]
+        ),
         .testTarget(name: "VigilMQTTTests", dependencies: ["VigilMQTT", "VigilSensors", "Vigil", "VigilTestSupport"]),
         .testTarget(
             name: "VigilPrometheusTests",

@@ -25,6 +25,7 @@ func runSuite(_ options: Options) async {
     runFlatMapLatestSwitching(options, report)
     runMQTTThroughput(options, report)
     runScrapeLatency(options, report)
+    runEventLoopTimers(options, report)
     if let path = options.jsonPath {
         let command = "swift run -c release VigilBenchmarks " + CommandLine.arguments.dropFirst().joined(separator: " ")
         guard writeFile(path, report.json(machine: machine, command: command)) else {

@@ -56,3 +56,27 @@ package final class FakeMachine {
         return machine
     }
 }
+
+extension FakeMachine {
+    /// A machine with a device for every catalog entry that reads a tree: ``equipped()`` plus one IIO device of each
+    /// other sensor kind, so the conformance suite can run every entry.
+    package static func fullyEquipped() -> FakeMachine {
+        let machine = equipped()
+        let iio = FakeIIOTree(at: machine.sys.root)
+        iio.addDevice(
+            1, name: "bmg160",
+            files: [
+                "in_anglvel_x_raw": "1\n", "in_anglvel_y_raw": "2\n", "in_anglvel_z_raw": "3\n",
+                "in_anglvel_scale": "0.001\n",
+            ])
+        iio.addDevice(
+            2, name: "ak8975",
+            files: [
+                "in_magn_x_raw": "10\n", "in_magn_y_raw": "20\n", "in_magn_z_raw": "30\n", "in_magn_scale": "0.3\n",
+            ])
+        iio.addDevice(3, name: "als", files: ["in_illuminance_input": "3\n"])
+        iio.addDevice(4, name: "prox", files: ["in_proximity_raw": "12\n"])
+        iio.addDevice(5, name: "baro", files: ["in_pressure_input": "101.3\n"])
+        return machine
+    }
+}

@@ -35,19 +35,20 @@ enum Epoll {
         FileDescriptor(try retryingOnInterrupt { eventfd(0, Int32(EFD_CLOEXEC | EFD_NONBLOCK)) })
     }
 
-    /// Wraps `timerfd_create(2)` on `CLOCK_MONOTONIC` and `timerfd_settime(2)`.
+    /// Wraps `timerfd_create(2)` with `TFD_CLOEXEC | TFD_NONBLOCK`, disarmed.
     ///
-    /// - Parameters:
-    ///   - first: Time until the first expiry; zero is raised to one nanosecond (zero would disarm the timer).
-    ///   - interval: Time between later expiries, or zero for a one-shot timer.
-    static func timer(first: Duration, interval: Duration) throws(Errno) -> FileDescriptor {
-        let fd = FileDescriptor(
-            try retryingOnInterrupt { timerfd_create(CLOCK_MONOTONIC, Int32(TFD_CLOEXEC | TFD_NONBLOCK)) })
+    /// - Parameter clock: `CLOCK_BOOTTIME` or `CLOCK_MONOTONIC`.
+    static func timer(clock: Int32) throws(Errno) -> FileDescriptor {
+        FileDescriptor(try retryingOnInterrupt { timerfd_create(clock, Int32(TFD_CLOEXEC | TFD_NONBLOCK)) })
+    }
+
+    /// Wraps `timerfd_settime(2)`: one expiry `delay` from now, or none when `delay` is nil (disarmed).
+    ///
+    /// A delay of zero or less is raised to one nanosecond, as zero would disarm the timer.
+    static func arm(_ timer: Int32, after delay: Duration?) throws(Errno) {
         var spec = itimerspec()
-        spec.it_value = timespec(max(first, .nanoseconds(1)))
-        spec.it_interval = timespec(interval)
-        _ = try retryingOnInterrupt { timerfd_settime(fd.rawValue, 0, &spec, nil) }
-        return fd
+        if let delay { spec.it_value = timespec(max(delay, .nanoseconds(1))) }
+        _ = try retryingOnInterrupt { timerfd_settime(timer, 0, &spec, nil) }
     }
 
     /// Reads and discards the 8-byte counter of an eventfd or timerfd; returns it, or 0 if nothing was pending.

@@ -5,12 +5,10 @@ extension EventLoop {
     package final class Registration: Sendable {
         private let loop: EventLoop
         let token: UInt64
-        private let ownedDescriptor: FileDescriptor?
 
-        init(loop: EventLoop, token: UInt64, ownedDescriptor: FileDescriptor?) {
+        init(loop: EventLoop, token: UInt64) {
             self.loop = loop
             self.token = token
-            self.ownedDescriptor = ownedDescriptor
         }
 
         /// Removes the registration; calling it again does nothing.
@@ -18,14 +16,13 @@ extension EventLoop {
         /// Once `cancel()` returns, no call of the handler starts, and a call that was running on the loop thread
         /// has finished (unless `cancel()` was called on the loop thread itself, for example from inside the
         /// handler, which is allowed). So do not call it while holding a lock the handler takes. The caller may close
-        /// its descriptor as soon as `cancel()` returns; a timer's descriptor is closed here.
+        /// its descriptor as soon as `cancel()` returns; a timer's deadline leaves the loop's heap at once.
         package func cancel() {
             loop.unregister(token)
-            ownedDescriptor?.close()
         }
 
         /// Watches the descriptor for `interest` from now on, for example ``Interest/writable`` only while a socket
-        /// has bytes to send; does nothing after ``cancel()``.
+        /// has bytes to send; does nothing after ``cancel()``, or for a timer.
         ///
         /// Safe from any thread, including from inside the handler, and never waits for a running handler, so it may
         /// be called while holding a lock the handler takes.

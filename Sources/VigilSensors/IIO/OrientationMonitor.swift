@@ -5,8 +5,9 @@ import Vigil
 /// The monitor runs an ``AccelerometerMonitor`` and applies ``ScreenOrientation/from(acceleration:previous:)`` to
 /// each reading: an orientation is taken only when the device tilts more than 35° towards it, otherwise the previous
 /// one is kept (so a device lying flat keeps what it had, and starts `undefined`). Readings are a `BehaviorSubject` of
-/// ``SensorReading`` values, each an orientation and the time it was decided (the time of the accelerometer reading
-/// that decided it), that changes only when the orientation does; they are published on the event-loop thread, never
+/// ``SensorReading`` values, `pending` until the first acceleration of a run decides an orientation, then each an
+/// orientation and the time it was decided (the time of the accelerometer reading that decided it), that changes only
+/// when the orientation does; they are published on the event-loop thread, never
 /// under a lock. An unavailable accelerometer reading makes the orientation `unavailable` with the accelerometer's
 /// reason (stamped with that reading's time), so a consumer learns why no orientation comes; the next acceleration
 /// decides the orientation again.
@@ -15,13 +16,15 @@ public final class OrientationMonitor: Source {
     public let name = "Orientation"
     /// The accelerometer the orientation is derived from.
     public let accelerometer: AccelerometerMonitor
-    /// The latest orientation and when it was decided; the value `undefined` until one is decided.
+    /// The latest orientation and when it was decided; `pending` until the first acceleration is read.
     public let readings: BehaviorSubject<SensorReading<ScreenOrientation>>
 
     private struct State {
         var orientation = ScreenOrientation.undefined
         /// The reason of the unavailable reading last published; nil while an orientation is published.
         var unavailableReason: String?
+        /// Whether this run published an orientation yet: its first acceleration decides one, `undefined` included.
+        var decided = false
     }
 
     private let state = FutexMutex(State())
@@ -30,7 +33,7 @@ public final class OrientationMonitor: Source {
     /// Creates a monitor that reads `accelerometer`.
     public init(accelerometer: AccelerometerMonitor) {
         self.accelerometer = accelerometer
-        readings = BehaviorSubject(.value(.undefined))
+        readings = BehaviorSubject(.pending)
     }
 
     /// Creates a monitor that reads the first accelerometer under `root`.
@@ -79,14 +82,13 @@ public final class OrientationMonitor: Source {
         accelerometer.availability
     }
 
-    /// Starts the accelerometer and follows its readings; the orientation starts `undefined`. Concurrent calls start
-    /// once.
+    /// Starts the accelerometer and follows its readings; the run's first acceleration decides the orientation
+    /// (`undefined` for a device lying flat). Concurrent calls start once.
     ///
     /// - Throws: The accelerometer's ``SensorError`` when it cannot start.
     public func startMonitoring() throws(SensorError) {
         try lifecycle.start { (generation) throws(SensorError) in
             state.withLock { $0 = State() }
-            if readings.value.status != .value(.undefined) { readings.publish(.value(.undefined)) }
             let subscription = accelerometer.readings.subscribe { [weak self] reading in
                 self?.follow(reading, generation)
             }
@@ -123,9 +125,10 @@ public final class OrientationMonitor: Source {
         let changed: ScreenOrientation? = state.withLock { state in
             let next = ScreenOrientation.from(
                 acceleration: (acceleration.x, acceleration.y, acceleration.z), previous: state.orientation)
-            guard next != state.orientation || state.unavailableReason != nil else { return nil }
+            guard next != state.orientation || state.unavailableReason != nil || !state.decided else { return nil }
             state.orientation = next
             state.unavailableReason = nil
+            state.decided = true
             return next
         }
         if let changed { readings.publish(SensorReading(.value(changed), time: time)) }

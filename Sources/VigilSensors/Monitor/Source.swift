@@ -100,15 +100,21 @@ extension Source {
     }
 }
 
-/// The shortest update interval a polled source accepts.
+/// The shortest interval of a polled source or a repeating event-loop timer.
+///
+/// The one rule for a shorter interval (zero and negative included), never a trap: a call that can throw refuses it
+/// with ``SensorError/invalidArgument(name:value:reason:)`` (``Source/setUpdateInterval(_:)``,
+/// ``EventLoop/schedule(every:handler:)``); a constructor, which cannot throw, raises it to 1 ms, and the source's
+/// ``Source/updateInterval`` says so.
 let minimumUpdateInterval = Duration.milliseconds(1)
 
 extension Duration {
-    /// Checks an update interval for ``Source/setUpdateInterval(_:)``.
-    func validatedUpdateInterval() throws(SensorError) -> Duration {
+    /// Checks an interval for ``Source/setUpdateInterval(_:)`` or a repeating timer.
+    ///
+    /// - Parameter name: The parameter named in the error.
+    func validatedUpdateInterval(name: String = "updateInterval") throws(SensorError) -> Duration {
         guard self >= minimumUpdateInterval else {
-            throw .invalidArgument(
-                name: "updateInterval", value: "\(self)", reason: "an update interval must be at least 1 ms")
+            throw .invalidArgument(name: name, value: "\(self)", reason: "an update interval must be at least 1 ms")
         }
         return self
     }

@@ -10,7 +10,8 @@ import Vigil
 /// holding the latest ``SensorReading``: `pending` until the first read, then each value that differs from the
 /// previous one, or `unavailable` with the reason when a read fails (polling goes on, so a value returns once the
 /// cause goes away). Readings are published on the event-loop thread, never under a lock; ``refresh()`` reads on
-/// the calling thread. An idle monitor costs one timer wake-up per interval, nothing in between.
+/// the calling thread. An idle monitor costs one timer wake-up per interval, nothing in between, and no descriptor:
+/// its timer is a deadline on the event loop's clock (so a test's `EventLoop(clock:)` with a manual clock drives it).
 public final class PolledMonitor<Value>: Source
 where Value: Sendable & Equatable & Encodable & CustomStringConvertible {
     /// A short human name, for example "Thermal zones".

@@ -75,7 +75,7 @@ final class PollingDriver<Value>: Sendable where Value: Sendable & Equatable & E
 
     /// Schedules this run's first read on the loop; false when the loop cannot (then the caller reads at once).
     private func scheduleFirstRead(_ generation: Int) -> Bool {
-        guard let timer = try? eventLoop.schedule(after: .microseconds(1), handler: { [weak self] in self?.refresh() })
+        guard let timer = try? eventLoop.schedule(after: .zero, handler: { [weak self] in self?.refresh() })
         else { return false }
         let kept = state.withLock { state in
             guard state.generation == generation, state.running else { return false }

@@ -36,7 +36,7 @@ public struct HwmonReading: Sendable, Equatable, Encodable, CustomStringConverti
 
     /// Reads every chip under `root`/class/hwmon; one bad input or chip hides only itself.
     ///
-    /// - Throws: A ``SensorError`` only when the class directory exists but cannot be listed.
+    /// - Throws: A ``SensorError`` when the class directory exists but cannot be listed, or `root` is gone.
     public static func read(root: String = "/sys") throws(SensorError) -> HwmonReading {
         let read = try HwmonChip.readClass(root: root)
         return HwmonReading(chips: read.devices, problems: read.problems)

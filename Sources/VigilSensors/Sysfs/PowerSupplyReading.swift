@@ -61,7 +61,7 @@ public struct PowerSupplyReading: Sendable, Equatable, Encodable, CustomStringCo
     /// reading is left out; an absent class directory means no supplies (a kernel without `CONFIG_POWER_SUPPLY` has
     /// none to report).
     ///
-    /// - Throws: A ``SensorError`` only when the class directory exists but cannot be listed.
+    /// - Throws: A ``SensorError`` when the class directory exists but cannot be listed, or `root` is gone.
     public static func read(root: String = "/sys") throws(SensorError) -> PowerSupplyReading {
         let read = try SysfsClass.read(
             root: root, className: "power_supply", attributes: { _ in PowerSupply.attributeNames },

@@ -5,7 +5,7 @@ extension ThermalZone {
     /// be read (some firmware zones answer `EINVAL` or `ENODATA`) is reported with a `nil` temperature and a note.
     /// Entries that are not readable zones are left out; ``ThermalReading/read(root:)`` lists them.
     ///
-    /// - Throws: A ``SensorError`` only when the class directory exists but cannot be listed.
+    /// - Throws: A ``SensorError`` when the class directory exists but cannot be listed, or `root` is gone.
     public static func read(root: String = "/sys") throws(SensorError) -> [ThermalZone] {
         try readClass(root: root).devices
     }
@@ -30,7 +30,7 @@ extension HwmonChip {
     /// directory itself has no `name`. One bad input hides only itself (each attribute is parsed on its own);
     /// chips without a readable `name` are left out, and ``HwmonReading/read(root:)`` lists them.
     ///
-    /// - Throws: A ``SensorError`` only when the class directory exists but cannot be listed.
+    /// - Throws: A ``SensorError`` when the class directory exists but cannot be listed, or `root` is gone.
     public static func read(root: String = "/sys") throws(SensorError) -> [HwmonChip] {
         try readClass(root: root).devices
     }
@@ -60,7 +60,7 @@ extension Backlight {
     /// A backlight whose `brightness` or `max_brightness` cannot be read or parsed is left out; an
     /// `actual_brightness` above the maximum is clamped, with a note.
     ///
-    /// - Throws: A ``SensorError`` only when the class directory exists but cannot be listed.
+    /// - Throws: A ``SensorError`` when the class directory exists but cannot be listed, or `root` is gone.
     public static func read(root: String = "/sys") throws(SensorError) -> [Backlight] {
         try SysfsClass.read(
             root: root, className: "backlight", attributes: { _ in attributeNames },

@@ -16,7 +16,7 @@ enum SysfsClass {
     /// One bad entry hides only itself: an entry that is not a directory (a link loop, a stray file) and a device
     /// whose `attributes` or `parse` throws are reported in ``Devices/problems``, and the others are read. A device
     /// whose directory disappears while it is read (a dangling link, an unplug) is left out silently. An absent class
-    /// directory means no devices.
+    /// directory means no devices; an absent root throws.
     ///
     /// Entries are listed and their attributes read by their bytes, so a device whose name is not UTF-8 is read like
     /// any other: its name, and the `origin` passed to the closures, are ``BytePath/displayText`` (escaped like
@@ -25,7 +25,8 @@ enum SysfsClass {
     /// - Parameters:
     ///   - attributes: The attribute names to read for a device directory (it may list the directory).
     ///   - parse: Builds a device from its attribute texts; it decides which bad attribute hides what.
-    /// - Throws: A ``SensorError`` only when the class directory exists but cannot be listed.
+    /// - Throws: A ``SensorError`` when the class directory exists but cannot be listed, or when `root` itself is
+    ///   gone.
     static func read<Device>(
         root: String, className: String, include: (String) -> Bool = { _ in true },
         attributes: (String) throws(SensorError) -> [String],
@@ -36,6 +37,9 @@ enum SysfsClass {
         do {
             entries = try classPath.listDirectory()
         } catch .noSuchFileOrDirectory {
+            // No class directory is no devices of the class; no root at all (a tree removed or not mounted) is no
+            // reading: the source says so instead of reporting an empty machine.
+            guard SysfsFile.isDirectory(root) else { throw SensorError.notFound(path: root) }
             return Devices()
         } catch {
             throw SensorError.from(error, call: "opendir", path: classPath.displayText)

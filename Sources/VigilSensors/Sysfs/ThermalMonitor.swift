@@ -37,7 +37,7 @@ public struct ThermalReading: Sendable, Equatable, Encodable, CustomStringConver
 
     /// Reads every zone under `root`/class/thermal; one bad trip point, temperature or zone hides only itself.
     ///
-    /// - Throws: A ``SensorError`` only when the class directory exists but cannot be listed.
+    /// - Throws: A ``SensorError`` when the class directory exists but cannot be listed, or `root` is gone.
     public static func read(root: String = "/sys") throws(SensorError) -> ThermalReading {
         let read = try ThermalZone.readClass(root: root)
         return ThermalReading(zones: read.devices, problems: read.problems)

@@ -34,7 +34,7 @@ import VigilTestSupport
         registration.cancel()
         #expect(registration.isCancelled)
         signal(fd)
-        try await Task.sleep(for: .milliseconds(100))
+        try await EventLoop.shared.barrier()
         let receivedNow = received.load(ordering: .relaxed)
         #expect(receivedNow == 1)
     }
@@ -98,7 +98,7 @@ import VigilTestSupport
         holder.withLock { $0 = registration }
         signal(fd)
         #expect(await eventually { calls.load(ordering: .relaxed) >= 1 })
-        try await Task.sleep(for: .milliseconds(100))
+        try await EventLoop.shared.barrier()  // the descriptor is still readable: a live registration runs first
         let callsNow = calls.load(ordering: .relaxed)
         #expect(callsNow == 1)
         #expect(registration.isCancelled)
@@ -112,7 +112,7 @@ import VigilTestSupport
         #expect(await eventually { ticks.load(ordering: .relaxed) >= 3 && once.load(ordering: .relaxed) == 1 })
         repeating.cancel()
         let stopped = ticks.load(ordering: .relaxed)
-        try await Task.sleep(for: .milliseconds(100))
+        try await EventLoop.shared.barrier(after: .milliseconds(30))  // three periods on the loop's own clock
         let ticksNow = ticks.load(ordering: .relaxed)
         #expect(ticksNow == stopped)
         let onceNow = once.load(ordering: .relaxed)

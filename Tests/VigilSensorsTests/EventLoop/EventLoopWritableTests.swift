@@ -16,15 +16,15 @@ import VigilTestSupport
         }
         defer { registration.cancel() }
         // An empty socket is writable at once, but only reported once asked for.
-        try await Task.sleep(for: .milliseconds(100))
+        try await EventLoop.shared.barrier()
         #expect(writableCalls.load(ordering: .relaxed) == 0)
         try registration.setInterest([.readable, .writable])
         #expect(await eventually { writableCalls.load(ordering: .relaxed) > 0 })
         try registration.setInterest(.readable)
         // A call that had started before the change may still finish; none starts after it.
-        try await Task.sleep(for: .milliseconds(50))
+        try await EventLoop.shared.barrier()
         let settled = writableCalls.load(ordering: .relaxed)
-        try await Task.sleep(for: .milliseconds(100))
+        try await EventLoop.shared.barrier()
         #expect(writableCalls.load(ordering: .relaxed) == settled)
         registration.cancel()
         #expect(throws: Never.self) { try registration.setInterest([.readable, .writable]) }

@@ -7,7 +7,7 @@ import VigilTestSupport
 /// The real accelerometer captures in `shared/testdata/iio/`, decoded end to end through a fake device node.
 @Suite(.timeLimit(.minutes(10))) struct IIOCaptureTests {
     /// Runs a buffered orientation monitor over `capture` and returns the accelerometer values and the last
-    /// orientation.
+    /// orientation decided (the capture's end then makes the orientation unavailable: the device went away).
     static func replay(_ capture: String) throws -> (values: [Accelerometer.Value], orientation: ScreenOrientation) {
         let bytes = try FakeIIOTree.readCapture(capture)
         let tree = FakeIIOTree()

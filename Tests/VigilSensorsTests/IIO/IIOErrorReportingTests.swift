@@ -3,31 +3,39 @@ import Testing
 import Vigil
 import VigilSensors
 import VigilTestSupport
+import VigilTesting
 
 /// IIO errors are published once per change and name what is wrong (issue 14, defects 7 and 8).
 @Suite(.timeLimit(.minutes(10))) struct IIOErrorReportingTests {
-    @Test func repeatedIdenticalReadErrorIsPublishedOnce() throws {
+    @Test func repeatedIdenticalReadErrorIsPublishedOnce() async throws {
         let tree = FakeIIOTree()
         let raw = "bus/iio/devices/iio:device0/in_proximity_raw"
         tree.addDevice(0, name: "prox", files: ["in_proximity_raw": "7\n"])
-        let monitor = ProximityMonitor(root: tree.root, updateInterval: .milliseconds(5))
+        let clock = ManualClock()
+        let loop = EventLoop(clock: clock)
+        defer { loop.shutdown() }
+        let monitor = ProximityMonitor(root: tree.root, updateInterval: .milliseconds(5), eventLoop: loop)
         let recorder = IIOReadingRecorder(monitor.readings)
         try monitor.startMonitoring()
         defer { monitor.stopMonitoring() }
-        #expect(recorder.first { $0.value?.level == 7 } != nil)
+        await clock.advance(by: .milliseconds(5))
+        #expect(recorder.values.last?.value?.level == 7)
         tree.write(raw, "not a number\n")
-        #expect(recorder.first { if case .unavailable = $0.status { true } else { false } } != nil)
-        // At 200 Hz, 0.3 s is about 60 polls failing the same way: the failure is said once.
-        _ = recorder.wait(timeout: 0.3) { _ in false }
+        // At 200 Hz, 0.3 s is 60 polls failing the same way: the failure is said once.
+        let polls = await clock.advance(by: .milliseconds(300))
+        #expect(polls == 60)
         let failures = recorder.values.filter { if case .unavailable = $0.status { true } else { false } }
         #expect(failures.count == 1, "published \(failures.count) identical errors")
         // A different failure is news, and so is the value coming back.
         tree.remove(raw)
-        #expect(recorder.first { $0.description.contains("no such file") } != nil)
+        await clock.advance(by: .milliseconds(5))
+        #expect(recorder.values.last?.description.contains("no such file") == true)
         tree.write(raw, "8\n")
-        #expect(recorder.first { $0.value?.level == 8 } != nil)
+        await clock.advance(by: .milliseconds(5))
+        #expect(recorder.values.last?.value?.level == 8)
         tree.write(raw, "garbled\n")
-        #expect(recorder.wait { $0.filter { $0.description.contains("garbled") }.count == 1 })
+        await clock.advance(by: .milliseconds(50))
+        #expect(recorder.values.filter { $0.description.contains("garbled") }.count == 1)
     }
 
     @Test func deviceNodeThatIsARegularFileIsNamedAsSuch() throws {

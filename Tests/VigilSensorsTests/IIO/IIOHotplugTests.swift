@@ -4,6 +4,7 @@ import Testing
 import Vigil
 import VigilSensors
 import VigilTestSupport
+import VigilTesting
 
 /// IIO monitors that follow devices coming and going through `iio` uevents (as a `DeviceMonitor` delivers them).
 ///
@@ -162,12 +163,16 @@ import VigilTestSupport
         #expect(recorder.values.filter(Self.isUnavailable).count == 1)
     }
 
-    @Test func uneventsRacingStartAndStopLeaveNothingRunning() throws {
+    @Test func uneventsRacingStartAndStopLeaveNothingRunning() async throws {
         let tree = FakeIIOTree()
         Self.addLight(tree, 0, lux: "1")
         Self.addLight(tree, 1, lux: "2")
         let changes = PublishSubject<DeviceEvent>()
-        let monitor = AmbientLightMonitor(root: tree.root, updateInterval: Self.fast, changes: changes)
+        let clock = ManualClock()
+        let loop = EventLoop(clock: clock)
+        defer { loop.shutdown() }
+        let monitor = AmbientLightMonitor(
+            root: tree.root, updateInterval: Self.fast, changes: changes, eventLoop: loop)
         concurrently(3) { worker in
             for round in 0..<200 {
                 switch worker {
@@ -186,7 +191,8 @@ import VigilTestSupport
         #expect(monitor.device == nil)
         let recorder = IIOReadingRecorder(monitor.readings)
         changes.publish(Self.uevent(.add, "iio:device0"))
-        _ = recorder.wait(timeout: 0.1) { $0.count > 1 }
+        let polls = await clock.advance(by: .milliseconds(100))  // twenty periods
+        #expect(polls == 0, "a timer outlived the last stop")
         #expect(recorder.values.count == 1, "nothing is read after the last stop")
     }
 }

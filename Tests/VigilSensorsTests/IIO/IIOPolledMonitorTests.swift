@@ -2,6 +2,7 @@ import Testing
 import Vigil
 import VigilSensors
 import VigilTestSupport
+import VigilTesting
 
 @Suite(.timeLimit(.minutes(10))) struct IIOPolledMonitorTests {
     static let fast = Duration.milliseconds(5)
@@ -270,18 +271,23 @@ extension Vector3 {
 }
 
 extension IIOPolledMonitorTests {
-    @Test func publishesOnlyWhenAPolledValueChanges() throws {
+    @Test func publishesOnlyWhenAPolledValueChanges() async throws {
         let tree = FakeIIOTree()
         tree.addDevice(0, name: "als", files: ["in_illuminance_input": "5\n"])
-        let monitor = AmbientLightMonitor(root: tree.root, updateInterval: Self.fast)
+        let clock = ManualClock()
+        let loop = EventLoop(clock: clock)
+        defer { loop.shutdown() }
+        let monitor = AmbientLightMonitor(root: tree.root, updateInterval: Self.fast, eventLoop: loop)
         let recorder = IIOReadingRecorder(monitor.readings)
         try monitor.startMonitoring()
         defer { monitor.stopMonitoring() }
-        #expect(recorder.first { $0.value?.lux == 5 } != nil)
-        // At 200 Hz, 0.2 s is about 40 polls of the same value: none is published again.
-        _ = recorder.wait(timeout: 0.2) { $0.count > 2 }
+        await clock.advance(by: Self.fast)
+        #expect(recorder.values.compactMap(\.value?.lux) == [5])
+        // At 200 Hz, 0.2 s is 40 polls of the same value: none is published again.
+        #expect(await clock.advance(by: .milliseconds(200)) == 40)
         #expect(recorder.values.compactMap(\.value).count == 1)
         tree.write("bus/iio/devices/iio:device0/in_illuminance_input", "6\n")
-        #expect(recorder.first { $0.value?.lux == 6 } != nil)
+        await clock.advance(by: Self.fast)
+        #expect(recorder.values.compactMap(\.value?.lux) == [5, 6])
     }
 }

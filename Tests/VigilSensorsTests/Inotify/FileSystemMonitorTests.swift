@@ -176,14 +176,16 @@ extension InotifyKernelTests {
             #expect(await recorder.waitFor(.created, directory.file("second")))
 
             // A writer keeps producing events while the monitor stops; nothing may arrive after stop returns.
+            let countBefore = recorder.all.count
             let writing = Task.detached {
                 for index in 0..<400 { writeFile(directory.file("busy\(index % 20)")) }
             }
-            try await Task.sleep(for: .milliseconds(5))
+            _ = await eventually { recorder.all.count > countBefore }  // the writer's events are arriving
             monitor.stopMonitoring()
             let countAtStop = recorder.all.count
             await writing.value
-            try await Task.sleep(for: .milliseconds(100))
+            // inotify queues an event in the write itself: a registration still live would be dispatched by now.
+            try await EventLoop.shared.barrier()
             #expect(recorder.all.count == countAtStop)
         }
 
@@ -195,7 +197,7 @@ extension InotifyKernelTests {
             try monitor.startMonitoring()
             for index in 0..<20 { writeFile(directory.file("f\(index)")) }
             #expect(await eventually { !monitor.isMonitoring })
-            try await Task.sleep(for: .milliseconds(100))
+            try await EventLoop.shared.barrier()
             #expect(recorder.all.count == 1)
             try monitor.startMonitoring()
             writeFile(directory.file("again"))

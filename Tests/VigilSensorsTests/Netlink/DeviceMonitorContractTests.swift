@@ -66,7 +66,7 @@ struct DeviceMonitorContractTests {
         defer { subscription.dispose() }
         try monitor.startMonitoring()
         monitor.simulateSocketError(.ioError)
-        try await Task.sleep(for: .milliseconds(50))
+        try await EventLoop.shared.barrier()  // the simulated failure was handled on the loop
         monitor.stopMonitoring()
         try monitor.startMonitoring()
         defer { monitor.stopMonitoring() }
@@ -97,7 +97,8 @@ struct DeviceMonitorContractTests {
         let leftInTheLoop = registrations.filter { !$0.isCancelled }.count
         #expect(leftInTheLoop == 0, "a released monitor leaves nothing in the event loop")
         try namespace.ip("link", "add", "xda", "type", "veth", "peer", "name", "xdb")
-        try await Task.sleep(for: .milliseconds(300))
+        // The kernel queues the uevent before `ip` returns: a socket still registered would be handled by now.
+        try await EventLoop.shared.barrier()
         #expect(recorder.all.isEmpty, "a released monitor publishes nothing")
     }
 

@@ -1,5 +1,6 @@
 import Dispatch
 import Glibc
+import Synchronization
 import Testing
 import Vigil
 import VigilSensors
@@ -52,9 +53,13 @@ struct NetworkMonitorContractTests {
         defer { loop.shutdown() }
         // Keep the loop thread busy, as another source's slow handler would.
         let release = DispatchSemaphore(value: 0)
-        let busy = try loop.schedule(after: .zero) { release.wait() }
+        let busyNow = Atomic(false)
+        let busy = try loop.schedule(after: .zero) {
+            busyNow.store(true, ordering: .releasing)
+            release.wait()
+        }
         defer { busy.cancel() }
-        try await Task.sleep(for: .milliseconds(50))
+        #expect(await eventually { busyNow.load(ordering: .acquiring) })
         let monitor = NetworkMonitor(namespace: namespace.path, eventLoop: loop)
         let started = ContinuousClock.now
         try monitor.startMonitoring()
@@ -138,7 +143,8 @@ struct NetworkMonitorContractTests {
         #expect(leftInTheLoop == 0, "a released monitor leaves nothing in the event loop")
         let count = recorder.all.count
         try namespace.ip("link", "add", "xva", "type", "veth", "peer", "name", "xvb")
-        try await Task.sleep(for: .milliseconds(300))
+        // The kernel queues the notification before `ip` returns: a socket still registered would be handled by now.
+        try await EventLoop.shared.barrier()
         #expect(recorder.all.count == count, "a released monitor publishes nothing more")
     }
 

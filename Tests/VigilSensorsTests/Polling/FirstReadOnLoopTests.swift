@@ -29,14 +29,14 @@ import VigilSensors
         #expect(read?.status == .value(7))
     }
 
-    @Test func aStopBeforeTheFirstReadCancelsIt() throws {
+    @Test func aStopBeforeTheFirstReadCancelsIt() async throws {
         let loop = EventLoop()
         defer { loop.shutdown() }
         let reads = FutexMutex(0)
         // Park the loop so the first read cannot run before the stop.
         let parked = DispatchSemaphore(value: 0)
         let unpark = DispatchSemaphore(value: 0)
-        let park = try loop.schedule(after: .microseconds(1)) {
+        let park = try loop.schedule(after: .zero) {
             parked.signal()
             unpark.wait()
         }
@@ -51,7 +51,7 @@ import VigilSensors
         try monitor.startMonitoring()
         monitor.stopMonitoring()
         unpark.signal()
-        usleepSeconds(0.1)
+        try await loop.barrier()  // due after the first read was: had the stop not cancelled it, it would have run
         #expect(reads.withLock { $0 } == 0)
         #expect(monitor.readings.value.status == .pending)
     }

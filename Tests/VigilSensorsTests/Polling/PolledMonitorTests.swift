@@ -3,6 +3,7 @@ import Testing
 import Vigil
 import VigilSensors
 import VigilTestSupport
+import VigilTesting
 
 @Suite(.timeLimit(.minutes(10))) struct PolledMonitorTests {
     static func zone(_ tree: FakeSysfsTree, temp: String) {
@@ -26,15 +27,20 @@ import VigilTestSupport
         #expect(Self.celsius(monitor.readings.value) == 50.0)
     }
 
-    @Test func pollingPicksUpChangesAtTheInterval() throws {
+    @Test func pollingPicksUpChangesAtTheInterval() async throws {
         let tree = FakeSysfsTree()
         Self.zone(tree, temp: "45000")
-        let monitor = ThermalMonitor(root: tree.root, updateInterval: .milliseconds(50))
+        let clock = ManualClock()
+        let loop = EventLoop(clock: clock)
+        defer { loop.shutdown() }
+        let monitor = ThermalMonitor(root: tree.root, updateInterval: .milliseconds(50), eventLoop: loop)
         try monitor.startMonitoring()
         defer { monitor.stopMonitoring() }
         tree.write("class/thermal/thermal_zone0/temp", "61500\n")
-        let reading = firstReading(of: monitor.readings) { Self.celsius($0) == 61.5 }
-        #expect(reading != nil, "the 50 ms poll never saw the new temperature")
+        await clock.advance(by: .milliseconds(49))
+        #expect(Self.celsius(monitor.readings.value) == 45.0, "read before the interval")
+        await clock.advance(by: .milliseconds(1))
+        #expect(Self.celsius(monitor.readings.value) == 61.5, "the 50 ms poll did not see the new temperature")
     }
 
     @Test func malformedValueIsNotedAndRecovers() throws {
@@ -67,10 +73,13 @@ import VigilTestSupport
         #expect(monitor.readings.value.value?.zones.map(\.name) == ["thermal_zone1"])
     }
 
-    @Test func stoppedMonitorPublishesNothing() throws {
+    @Test func stoppedMonitorPublishesNothing() async throws {
         let tree = FakeSysfsTree()
         Self.zone(tree, temp: "45000")
-        let monitor = ThermalMonitor(root: tree.root, updateInterval: .milliseconds(20))
+        let clock = ManualClock()
+        let loop = EventLoop(clock: clock)
+        defer { loop.shutdown() }
+        let monitor = ThermalMonitor(root: tree.root, updateInterval: .milliseconds(20), eventLoop: loop)
         try monitor.startMonitoring()
         #expect(monitor.isMonitoring)
         monitor.stopMonitoring()
@@ -79,7 +88,8 @@ import VigilTestSupport
         let subscription = monitor.readings.subscribe { _ in count.withLock { $0 += 1 } }
         tree.write("class/thermal/thermal_zone0/temp", "70000\n")
         monitor.refresh()
-        usleepSeconds(0.2)
+        let woken = await clock.advance(by: .seconds(1))  // fifty periods: a timer left running would tick
+        #expect(woken == 0, "the stopped monitor left a timer on the loop")
         subscription.dispose()
         #expect(count.withLock { $0 } == 1)  // only the replayed current value
         #expect(Self.celsius(monitor.readings.value) == 45.0)
@@ -116,10 +126,13 @@ func usleepSeconds(_ seconds: Double) {
 
 /// A polled source publishes a repeated identical failure once (issue 14, defect 7: only changes are published).
 @Suite(.timeLimit(.minutes(10))) struct PolledFailureRepetitionTests {
-    @Test func sameFailureAtEveryPollIsPublishedOnce() throws {
+    @Test func sameFailureAtEveryPollIsPublishedOnce() async throws {
         let tree = FakeSysfsTree()
         tree.device("class/thermal/thermal_zone0", ["type": "acpitz", "temp": "45000"])
-        let monitor = ThermalMonitor(root: tree.root, updateInterval: .milliseconds(5))
+        let clock = ManualClock()
+        let loop = EventLoop(clock: clock)
+        defer { loop.shutdown() }
+        let monitor = ThermalMonitor(root: tree.root, updateInterval: .milliseconds(5), eventLoop: loop)
         let count = FutexMutex(0)
         let subscription = monitor.readings.subscribe { reading in
             if case .unavailable = reading.status { count.withLock { $0 += 1 } }
@@ -130,7 +143,8 @@ func usleepSeconds(_ seconds: Double) {
         tree.link("class/thermal", to: "thermal")
         try monitor.startMonitoring()
         defer { monitor.stopMonitoring() }
-        usleepSeconds(0.3)  // about 60 polls
+        let polls = await clock.advance(by: .milliseconds(300))
+        #expect(polls == 60, "one poll every 5 ms")
         #expect(count.withLock { $0 } == 1)
     }
 }

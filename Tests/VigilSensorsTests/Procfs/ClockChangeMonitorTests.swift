@@ -20,7 +20,7 @@ import VigilTestSupport
             })
     }
 
-    @Test func armsARealtimeCancelOnSetTimerAndReleasesIt() throws {
+    @Test func armsARealtimeCancelOnSetTimerAndReleasesIt() async throws {
         // Setting the wall clock is not allowed in tests and time namespaces do not virtualise CLOCK_REALTIME, so
         // the ECANCELED path cannot be driven here. What can be checked against the kernel: the monitor holds a
         // realtime timerfd armed absolute with cancel-on-set while it runs (per /proc/self/fdinfo), nothing is
@@ -34,7 +34,7 @@ import VigilTestSupport
         #expect(monitor.isMonitoring)
         let added = Self.cancelOnSetTimers().subtracting(before)
         #expect(!added.isEmpty, "no realtime cancel-on-set timer appeared")
-        usleepSeconds(0.3)
+        try await EventLoop.shared.barrier()  // a ready timer descriptor would have been handled by now
         #expect(events.withLock { $0 } == 0)
         monitor.stopMonitoring()
         subscription.dispose()
