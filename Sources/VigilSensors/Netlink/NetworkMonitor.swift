@@ -23,7 +23,7 @@ import Vigil
 ///
 /// Readings are published on the event-loop thread (the first `pending` on the thread that called
 /// ``startMonitoring()``), never under a lock of the monitor. Subscribe with a queue if your handler is slow.
-public final class NetworkMonitor: Source, Sendable {
+public final class NetworkMonitor: Source, NetlinkDriven, Sendable {
     /// The groups joined: links, IPv4 and IPv6 addresses and routes (`RTMGRP_*`).
     private static let groups = UInt32(
         RTMGRP_LINK | RTMGRP_IPV4_IFADDR | RTMGRP_IPV6_IFADDR | RTMGRP_IPV4_ROUTE | RTMGRP_IPV6_ROUTE)
@@ -34,21 +34,10 @@ public final class NetworkMonitor: Source, Sendable {
     static let dumpTimeout = Duration.seconds(5)
 
     struct State {
-        var isRunning = false
-        /// Counts starts, stops and reopens; a loop callback of an older generation does nothing.
+        /// The socket generation the machine mirrors; work of another generation does nothing.
         var generation: UInt64 = 0
-        var socket: NetlinkSocket?
-        var registration: EventLoop.Registration?
-        /// One-shot timers: watchdogs that resend an unanswered dump request, and the reopen after a failure. All
-        /// are cancelled on stop.
-        var timers: [EventLoop.Registration] = []
         var machine: NetworkMonitorStateMachine?
         var lastPublished: NetworkPath?
-        /// The receive buffer, taken out by the loop thread while it reads.
-        var buffer = [UInt8](repeating: 0, count: 1 << 16)
-        var backoff = RetryBackoff()
-        /// An error the next read reports instead of reading (``simulateSocketError(_:)``).
-        var injectedError: Errno?
     }
 
     /// The human name of the source.
@@ -60,7 +49,7 @@ public final class NetworkMonitor: Source, Sendable {
 
     private let receiveBufferSize: Int
     private let root: String
-    let loop: EventLoop
+    let driver: NetlinkDriver
     let counters = NetlinkCounters()
     let state = FutexMutex(State())
 
@@ -82,7 +71,7 @@ public final class NetworkMonitor: Source, Sendable {
         self.namespace = namespace
         self.receiveBufferSize = receiveBufferSize
         self.root = root
-        self.loop = eventLoop
+        driver = NetlinkDriver(loop: eventLoop, bufferSize: 1 << 16)
     }
 
     deinit { stopMonitoring() }
@@ -93,7 +82,7 @@ public final class NetworkMonitor: Source, Sendable {
     }
 
     /// Whether the monitor is running (also while it waits to reopen a failed socket).
-    public var isMonitoring: Bool { state.withLock { $0.isRunning } }
+    public var isMonitoring: Bool { driver.isRunning }
 
     /// Counters of what the monitor received, skipped and repaired.
     public var statistics: NetlinkStatistics { counters.snapshot }
@@ -103,42 +92,12 @@ public final class NetworkMonitor: Source, Sendable {
     ///
     /// - Throws: ``SensorError`` when the socket or the namespace cannot be opened; the monitor then stays stopped
     ///   and has published nothing.
-    public func startMonitoring() throws(SensorError) {
-        let generation: UInt64? = state.withLock { state in
-            guard !state.isRunning else { return nil }
-            state.isRunning = true
-            state.generation &+= 1
-            state.lastPublished = nil
-            state.backoff.reset()
-            return state.generation
-        }
-        guard let generation else { return }
-        do throws(SensorError) {
-            try open(generation, announcing: true)
-        } catch {
-            state.withLock { state in
-                if state.generation == generation { state.isRunning = false }
-            }
-            throw error
-        }
-    }
+    public func startMonitoring() throws(SensorError) { try driver.start(self) }
 
     /// Stops watching and closes the socket; the last path stays in ``readings``.
     public func stopMonitoring() {
-        let (registration, timers, socket) = state.withLock { state in
-            state.isRunning = false
-            state.generation &+= 1
-            defer {
-                state.registration = nil
-                state.timers = []
-                state.socket = nil
-                state.machine = nil
-            }
-            return (state.registration, state.timers, state.socket)
-        }
-        registration?.cancel()
-        for timer in timers { timer.cancel() }
-        socket?.close()
+        driver.stop()
+        state.withLock { $0.machine = nil }
     }
 
     /// Dumps the kernel's links, addresses and routes again, as after a dropped message, and publishes the path if
@@ -147,158 +106,105 @@ public final class NetworkMonitor: Source, Sendable {
     ///
     /// The request is sent on the calling thread, outside the lock; the path is published on the event-loop thread.
     public func refresh() {
-        let decided = state.withLock { state -> (NetlinkSocket, UInt64, [NetworkMonitorStateMachine.Action])? in
-            guard state.isRunning, let socket = state.socket, var machine = state.machine else { return nil }
+        guard let (socket, generation) = driver.current else { return }
+        let actions = state.withLock { state -> [NetworkMonitorStateMachine.Action]? in
+            guard state.generation == generation, var machine = state.machine else { return nil }
             defer { state.machine = machine }
-            return (socket, state.generation, machine.synchronize())
+            return machine.synchronize()
         }
-        guard let (socket, generation, actions) = decided else { return }
+        guard let actions else { return }
         do throws(SensorError) {
             try perform(actions, on: socket, generation)
         } catch {
-            handleFailure(generation, error)
+            driver.fail(self, generation: generation, error: error)
         }
     }
 
     /// The monitor's current registrations with the event loop (the socket and pending timers), so tests can check
     /// that a released monitor leaves none behind.
-    package var loopRegistrations: [EventLoop.Registration] {
-        state.withLock { state in (state.registration.map { [$0] } ?? []) + state.timers }
-    }
+    package var loopRegistrations: [EventLoop.Registration] { driver.registrations }
 
     /// Makes the next read of the socket fail with `errno`, as if `recvmsg(2)` had, so tests can watch the monitor
     /// publish the error and recover.
-    package func simulateSocketError(_ errno: Errno) {
-        let generation: UInt64? = state.withLock { state in
-            guard state.socket != nil else { return nil }
-            state.injectedError = errno
-            return state.generation
-        }
-        guard let generation else { return }
-        do throws(SensorError) {
-            try addTimer(generation, loop.schedule(after: .zero) { [weak self] in self?.handleReadable(generation) })
-        } catch {
-            handleFailure(generation, error)
-        }
-    }
+    package func simulateSocketError(_ errno: Errno) { driver.simulateSocketError(errno, for: self) }
 
-    /// Opens a socket for `generation`, registers it with the loop and asks for the first dump.
-    ///
-    /// - Parameter announcing: Publish `pending` once the socket is open, before anything it reads is published (a
-    ///   start); a reopen keeps the unavailable reading until the dump completes.
-    func open(_ generation: UInt64, announcing: Bool = false) throws(SensorError) {
-        let socket = try NetlinkSocket(
+    func openSocket() throws(SensorError) -> NetlinkSocket {
+        try NetlinkSocket(
             netlinkProtocol: NETLINK_ROUTE, groups: Self.groups, namespace: namespace,
             receiveBufferSize: receiveBufferSize, passCredentials: false)
-        if announcing { readings.publish(.pending) }
-        var machine = NetworkMonitorStateMachine(port: socket.port, sysfsRoot: namespace == nil ? root : nil)
-        let actions = machine.synchronize()
-        let installed = state.withLock { state in
-            guard state.isRunning, state.generation == generation, state.socket == nil else { return false }
-            state.socket = socket
-            state.machine = machine
-            return true
-        }
-        guard installed else {
-            socket.close()
-            return
-        }
-        let registration: EventLoop.Registration
-        do throws(SensorError) {
-            registration = try loop.register(fileDescriptor: socket.rawValue, interest: .readable) {
-                [weak self] _ in self?.handleReadable(generation)
-            }
-        } catch {
-            state.withLock { state in
-                if state.socket === socket {
-                    state.socket = nil
-                    state.machine = nil
-                }
-            }
-            socket.close()
-            throw error
-        }
-        let kept = state.withLock { state in
-            guard state.generation == generation, state.socket === socket else { return false }
-            state.registration = registration
-            return true
-        }
-        guard kept else {
-            registration.cancel()
-            return
-        }
-        do throws(SensorError) {
-            try perform(actions, on: socket, generation)
-        } catch {
-            handleFailure(generation, error)
-        }
     }
 
-    /// Reads what is pending (outside the lock), feeds the state machine under the lock, sends the requests it asks
-    /// for after the lock, and publishes the path if it changed.
-    private func handleReadable(_ generation: UInt64) {
-        let taken = state.withLock { state -> (NetlinkSocket, [UInt8], Errno?)? in
-            guard state.generation == generation, let socket = state.socket else { return nil }
-            defer {
-                state.buffer = []
-                state.injectedError = nil
-            }
-            return (socket, state.buffer, state.injectedError)
+    /// Installs a fresh mirror for the socket and asks for the first dump; a start publishes `pending` first, before
+    /// anything the socket reads is published, while a reopen keeps the unavailable reading until the dump completes.
+    func socketOpened(_ socket: NetlinkSocket, generation: UInt64, isStart: Bool) throws(SensorError) {
+        var machine = NetworkMonitorStateMachine(port: socket.port, sysfsRoot: namespace == nil ? root : nil)
+        let actions = machine.synchronize()
+        state.withLock { state in
+            state.generation = generation
+            state.machine = machine
+            if isStart { state.lastPublished = nil }
         }
-        guard let (socket, taken, injected) = taken else { return }
-        var buffer = taken.isEmpty ? [UInt8](repeating: 0, count: 1 << 16) : taken
-        defer {
-            let buffer = buffer
-            state.withLock { state in state.buffer = buffer }
-        }
-        do throws(SensorError) {
-            if let injected { throw SensorError.from(injected, call: "recvmsg", path: socket.target) }
-            reading: for _ in 0..<Self.datagramsPerWakeup {
-                let input: Input
-                switch try socket.receive(into: &buffer) {
-                case .wouldBlock:
-                    break reading
-                case .overflow:
-                    counters.add(.overflows)
-                    input = .overflow
-                case .datagram(let count, let sender, let truncated):
-                    counters.add(.datagrams)
-                    if truncated {
-                        // Part of the datagram is lost: treat it as dropped messages.
-                        counters.add(.malformed)
-                        input = .overflow
-                    } else {
-                        let result = buffer.withUnsafeBytes { bytes in
-                            RouteMessageParser.parse(UnsafeRawBufferPointer(rebasing: bytes[..<count]), from: sender)
-                        }
-                        counters.add(result)
-                        input = .envelopes(result.envelopes)
-                    }
-                }
-                let actions = state.withLock { state -> [NetworkMonitorStateMachine.Action]? in
-                    guard state.generation == generation, var machine = state.machine else { return nil }
-                    defer { state.machine = machine }
-                    switch input {
-                    case .overflow: return machine.overflow()
-                    case .envelopes(let envelopes): return envelopes.flatMap { machine.receive($0) }
-                    }
-                }
-                guard let actions else { return }
-                try perform(actions, on: socket, generation)
-            }
-        } catch {
-            handleFailure(generation, error)
-            return
-        }
-        let path = state.withLock { state -> NetworkPath? in
-            guard state.generation == generation, let path = state.machine?.publishablePath else { return nil }
-            state.backoff.reset()
-            guard !path.hasSameContent(as: state.lastPublished) else { return nil }
-            state.lastPublished = path
-            return path
-        }
-        if let path { readings.publish(SensorReading(.value(path), time: path.time)) }
+        if isStart { readings.publish(.pending) }
+        try perform(actions, on: socket, generation)
     }
+
+    /// Reads what is pending, feeds the state machine under the lock, sends the requests it asks for after the lock,
+    /// and publishes the path if it changed.
+    func drain(_ socket: NetlinkSocket, into buffer: inout [UInt8], generation: UInt64) throws(SensorError) {
+        reading: for _ in 0..<Self.datagramsPerWakeup {
+            let input: Input
+            switch try socket.receive(into: &buffer) {
+            case .wouldBlock:
+                break reading
+            case .overflow:
+                counters.add(.overflows)
+                input = .overflow
+            case .datagram(let count, let sender, let truncated):
+                counters.add(.datagrams)
+                if truncated {
+                    // Part of the datagram is lost: treat it as dropped messages.
+                    counters.add(.malformed)
+                    input = .overflow
+                } else {
+                    let result = buffer.withUnsafeBytes { bytes in
+                        RouteMessageParser.parse(UnsafeRawBufferPointer(rebasing: bytes[..<count]), from: sender)
+                    }
+                    counters.add(result)
+                    input = .envelopes(result.envelopes)
+                }
+            }
+            let actions = state.withLock { state -> [NetworkMonitorStateMachine.Action]? in
+                guard state.generation == generation, var machine = state.machine else { return nil }
+                defer { state.machine = machine }
+                switch input {
+                case .overflow: return machine.overflow()
+                case .envelopes(let envelopes): return envelopes.flatMap { machine.receive($0) }
+                }
+            }
+            guard let actions else { return }
+            try perform(actions, on: socket, generation)
+        }
+        let (current, changed) = state.withLock { state -> (Bool, NetworkPath?) in
+            guard state.generation == generation, let path = state.machine?.publishablePath else { return (false, nil) }
+            guard !path.hasSameContent(as: state.lastPublished) else { return (true, nil) }
+            state.lastPublished = path
+            return (true, path)
+        }
+        if current { driver.succeeded() }
+        if let changed { readings.publish(SensorReading(.value(changed), time: changed.time)) }
+    }
+
+    /// Publishes the failure as an unavailable reading; the mirror starts over with the reopened socket's dump.
+    func socketFailed(_ error: SensorError, retryingIn delay: Duration) {
+        state.withLock { state in
+            state.machine = nil
+            state.lastPublished = nil
+        }
+        readings.publish(.unavailable(reason: "\(error); trying again in \(delay)"))
+    }
+
+    /// Nothing to do: the reopened socket's dump publishes the corrected path.
+    func socketReopened(generation: UInt64) {}
 
     /// What one datagram gave the state machine.
     private enum Input {

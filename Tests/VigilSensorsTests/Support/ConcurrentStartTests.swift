@@ -91,3 +91,18 @@ extension ConcurrentStartTests {
         #expect(loop.registrationCount == 0)
     }
 }
+
+extension ConcurrentStartTests {
+    /// The netlink driver claims a socket once under concurrent starts, and one stop unregisters and closes it.
+    @Test func aDeviceMonitorOpensOneSocketAndStopReleasesIt() throws {
+        let loop = EventLoop()
+        defer { loop.shutdown() }
+        let monitor = DeviceMonitor(eventLoop: loop)
+        concurrently(16) { _ in try? monitor.startMonitoring() }
+        #expect(monitor.isMonitoring)
+        #expect(loop.registrationCount == 1)
+        monitor.stopMonitoring()
+        #expect(loop.registrationCount == 0)
+        #expect(monitor.loopRegistrations.isEmpty)
+    }
+}
