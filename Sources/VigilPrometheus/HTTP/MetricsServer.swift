@@ -127,27 +127,36 @@ public final class MetricsServer: Sendable {
             }
             return (state.registration, state.listener, Array(state.connections.values))
         }
+        // Cancelled before the listener closes (it closes when the last holder lets go: here, or a `watchListener` or
+        // accept still running), so the loop never removes a descriptor that is already closed or reused.
         registration?.cancel()
-        listener?.close()
+        withExtendedLifetime(listener) {}
         for connection in connections { connection.close(reason: nil) }
     }
 
     private func watchListener() throws(SensorError) {
-        guard let fd = state.withLock({ $0.isStopped ? nil : $0.listener?.rawValue }) else { return }
-        let registration = try eventLoop.register(fileDescriptor: fd, interest: .readable) { [weak self] _ in
+        // Held, not its number: a `stop()` meanwhile cannot close it before the registration below is cancelled.
+        guard let listener = state.withLock({ $0.isStopped ? nil : $0.listener }) else { return }
+        let registration = try eventLoop.register(fileDescriptor: listener.rawValue, interest: .readable) {
+            [weak self] _ in
             self?.acceptConnections()
         }
         let keep = state.withLock { state in
-            guard !state.isStopped, state.listener != nil else { return false }
+            // The listener registered, not one a stop and a new start put there meanwhile.
+            guard !state.isStopped, state.listener === listener else { return false }
             state.registration = registration
             return true
         }
         if !keep { registration.cancel() }
+        withExtendedLifetime(listener) {}
     }
 
     /// Accepts what is pending (a bounded batch, so other descriptors get their turn).
     private func acceptConnections() {
-        guard let listener = state.withLock({ $0.listener?.rawValue }) else { return }
+        // Held for the batch, so a concurrent `stop()` cannot close it under the accepts.
+        guard let listenerDescriptor = state.withLock({ $0.listener }) else { return }
+        let listener = listenerDescriptor.rawValue
+        defer { withExtendedLifetime(listenerDescriptor) {} }
         for _ in 0..<64 {
             var peer = sockaddr_storage()
             var length = socklen_t(MemoryLayout<sockaddr_storage>.size)

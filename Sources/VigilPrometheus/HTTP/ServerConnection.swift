@@ -31,6 +31,10 @@ final class ServerConnection: Sendable {
         var timer: EventLoop.Registration?
         var timerDeadline: ContinuousClock.Instant?
         var isClosed = false
+        /// A `watch` is between registering the socket and storing the registration; a `close` meanwhile leaves the
+        /// socket to it, to close after cancelling that registration (never a registered descriptor closed first).
+        var isRegistering = false
+        var socketLeftToWatch = false
     }
 
     private let socket: FileDescriptor
@@ -67,22 +71,25 @@ final class ServerConnection: Sendable {
 
     /// Closes the socket and stops watching it; `reason`, when given, is logged. Later calls do nothing.
     func close(reason: String?) {
-        let (registration, timer) = state.withLock { state -> (EventLoop.Registration?, EventLoop.Registration?) in
-            guard !state.isClosed else { return (nil, nil) }
+        typealias Closing = (registration: EventLoop.Registration?, timer: EventLoop.Registration?, closesSocket: Bool)
+        let closing = state.withLock { state -> Closing? in
+            guard !state.isClosed else { return nil }
             state.isClosed = true
+            state.socketLeftToWatch = state.isRegistering
             defer {
                 state.registration = nil
                 state.timer = nil
                 state.input = []
                 state.output = []
             }
-            return (state.registration, state.timer)
+            return (state.registration, state.timer, !state.isRegistering)
         }
+        guard let (registration, timer, closesSocket) = closing else { return }
         registration?.cancel()
         timer?.cancel()
         // Said before the socket closes, so a client that sees the close finds the line already written.
         if let reason { log("metrics server: dropped the connection from \(peer): \(reason)") }
-        socket.close()
+        if closesSocket { _ = socket.close() }
         onClose(self)
     }
 
@@ -237,6 +244,7 @@ final class ServerConnection: Sendable {
     private func watch(_ interest: EventLoop.Interest) {
         let old = state.withLock { state -> EventLoop.Registration?? in
             guard !state.isClosed, state.watching != interest else { return .none }
+            state.isRegistering = true
             defer {
                 state.registration = nil
                 state.watching = []
@@ -245,23 +253,36 @@ final class ServerConnection: Sendable {
         }
         guard case .some(let previous) = old else { return }
         previous?.cancel()
+        let registration: EventLoop.Registration?
+        let failure: SensorError?
         do {
-            let registration = try eventLoop.register(fileDescriptor: socket.rawValue, interest: interest) {
+            registration = try eventLoop.register(fileDescriptor: socket.rawValue, interest: interest) {
                 [weak self] ready in
                 self?.handle(ready)
             }
-            let keep = state.withLock { state in
-                guard !state.isClosed else { return false }
-                state.registration = registration
-                state.watching = interest
-                return true
-            }
-            if !keep { registration.cancel() }
+            failure = nil
         } catch {
-            close(reason: "cannot watch the socket: \(error)")
+            (registration, failure) = (nil, error)
+        }
+        let (keep, closesSocket) = state.withLock { state -> (Bool, Bool) in
+            state.isRegistering = false
+            guard !state.isClosed else {
+                defer { state.socketLeftToWatch = false }
+                return (false, state.socketLeftToWatch)
+            }
+            state.registration = registration
+            state.watching = registration == nil ? [] : interest
+            return (registration != nil, false)
+        }
+        if !keep {
+            registration?.cancel()
+            if closesSocket { _ = socket.close() }
+        }
+        if let failure {
+            close(reason: "cannot watch the socket: \(failure)")
             return
         }
-        armTimer()
+        if keep { armTimer() }
     }
 
     /// Makes sure a timer fires by the current deadline.
