@@ -97,8 +97,7 @@ import VigilTestSupport
         let fd = try #require(fds.first)
         var one: UInt64 = 1
         #expect(write(fd, &one, 8) == 8)
-        let deadline = ContinuousClock.now + .seconds(10)
-        while woken.withLock({ $0 }) == 0, ContinuousClock.now < deadline { usleep(1_000) }
+        _ = eventually(timeout: 10) { woken.withLock { $0 } != 0 }
         #expect(woken.withLock { $0 } == 1)
         lifecycle.stop()
         #expect(closed.withLock { $0 } == 1)

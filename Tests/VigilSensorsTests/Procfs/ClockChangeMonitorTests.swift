@@ -84,8 +84,7 @@ extension ClockChangeMonitorTests {
         defer { monitor.stopMonitoring() }
         let added = Self.cancelOnSetTimers().subtracting(before)
         monitor.simulateReadError(.ioError)
-        let deadline = ContinuousClock.now + .seconds(10)
-        while events.withLock({ $0.isEmpty }), ContinuousClock.now < deadline { usleepSeconds(0.001) }
+        _ = eventually(timeout: 10) { !events.withLock { $0.isEmpty } }
         let published = events.withLock { $0 }
         #expect(published.count == 1)
         guard case .unavailable(let reason) = published.first?.kind else {

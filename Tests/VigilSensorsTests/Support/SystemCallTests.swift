@@ -105,7 +105,7 @@ import VigilTestSupport
             // The writer's thread outlives every signal aimed at it.
             signallerStopped.wait()
             writer.close()
-            while received.withLock({ $0.count }) < (written ?? 0) { usleep(1000) }
+            _ = eventually(timeout: 20) { received.withLock { $0.count } >= (written ?? 0) }
             return (sent, received.withLock { $0 }, interruptions)
         }
         let result = try #require(outcome)
