@@ -1,15 +1,19 @@
 import VigilSensors
 
-/// A fake sysfs and procfs pair with one device of each kind the catalog reads from a tree: a battery and mains, a
-/// thermal zone, a hwmon chip, a backlight, an accelerometer, CPU times, memory and memory pressure.
+/// A fake sysfs, procfs and etc with one device of each kind the catalog reads from a tree: a battery and mains, a
+/// thermal zone, a hwmon chip, a backlight, an accelerometer, CPU times, memory, memory pressure and the machine's
+/// identity (DMI, hostname, os-release).
 ///
-/// ``empty`` has both roots and nothing in them.
+/// ``empty`` has the three roots and nothing in them.
 package final class FakeMachine {
     package let sys = FakeSysfsTree()
     package let proc = FakeSysfsTree()
+    package let etc = FakeSysfsTree()
 
     /// The catalog options that read this machine.
-    package var options: SourceCatalog.Options { SourceCatalog.Options(sysfsRoot: sys.root, procfsRoot: proc.root) }
+    package var options: SourceCatalog.Options {
+        SourceCatalog.Options(sysfsRoot: sys.root, procfsRoot: proc.root, etcRoot: etc.root)
+    }
 
     /// The ids whose device ``equipped()`` has and ``empty()`` lacks.
     /// A laptop battery reporting energy (µWh) and power (µW), as `drivers/acpi/battery.c` does.
@@ -22,6 +26,7 @@ package final class FakeMachine {
 
     package static let treeDeviceIDs = [
         "battery", "thermal", "hwmon", "backlight", "accelerometer", "orientation", "cpu", "memory", "pressure",
+        "device",
     ]
 
     /// A machine with no device and no procfs file: only an empty `class/power_supply`, as a kernel with the class
@@ -53,6 +58,18 @@ package final class FakeMachine {
         machine.proc.write(
             "pressure/memory",
             "some avg10=0.00 avg60=0.00 avg300=0.00 total=100\nfull avg10=0.00 avg60=0.00 avg300=0.00 total=50\n")
+        machine.proc.write("sys/kernel/hostname", "fake-host\n")
+        machine.proc.write("sys/kernel/random/boot_id", "041633d5-682b-4bb6-99b7-ce52309aa300\n")
+        machine.sys.device(
+            "class/dmi/id",
+            [
+                "sys_vendor": "Dell Inc.", "product_name": "OptiPlex 3060", "chassis_type": "3",
+                "bios_vendor": "Dell Inc.",
+                "bios_version": "1.28.0", "bios_date": "12/13/2023",
+            ])
+        machine.etc.write(
+            "os-release", "PRETTY_NAME=\"Debian GNU/Linux 12 (bookworm)\"\nID=debian\nVERSION_ID=\"12\"\n")
+        machine.etc.write("machine-id", "3d1219c7c4c5404aaa1f6d2a48adfda4\n")
         return machine
     }
 }

@@ -52,6 +52,10 @@ struct ServeCommandTests {
             scratch.write("\(device)/name", name + "\n")
             for (file, text) in files { scratch.write("\(device)/\(file)", text + "\n") }
         }
+        scratch.write("\(sys)/class/dmi/id/sys_vendor", "Vendor \"quoted\" \\ back\n")
+        scratch.write("\(sys)/class/dmi/id/product_name", "line\nbreak\n")
+        scratch.write("\(sys)/class/dmi/id/chassis_type", "300\n")
+        scratch.write("proc/sys/kernel/hostname", "host\"\\name\n")
         scratch.write("proc/stat", "cpu  10 0 10 100 0\ncpu0 5 0 5 50 0\ncpu1 5 0 5 50 0\n")
         scratch.write(
             "proc/meminfo",
@@ -81,7 +85,8 @@ struct ServeCommandTests {
             "vigil_backlight_brightness_ratio", "vigil_accelerometer_meters_per_second_squared",
             "vigil_ambient_light_lux", "vigil_cpu_busy_ratio", "vigil_memory_total_bytes",
             "vigil_pressure_memory_waiting_seconds_total", "vigil_network_up", "vigil_filesystem_size_bytes",
-            "vigil_clock_changes_total", "vigil_netlink_overflows_total",
+            "vigil_clock_changes_total", "vigil_netlink_overflows_total", "vigil_dmi_info", "vigil_uname_info",
+            "vigil_device_info",
         ]
         let complete = eventually(timeout: 30) {
             exposition = LoopbackClient.get(port: allPort, "/metrics")?.body ?? ""

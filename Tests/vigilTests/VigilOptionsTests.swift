@@ -32,6 +32,7 @@ extension InotifyKernelTests {
             (["--sys-root", "/nonexistent-vigil", "watch", "battery"], 2, "--sys-root \"/nonexistent-vigil\""),
             (["watch", "cpu", "--sys-root", ""], 2, "--sys-root \"\""),
             (["watch", "--proc-root", "/nonexistent-vigil"], 2, "--proc-root \"/nonexistent-vigil\""),
+            (["get", "device", "--etc-root", "/nonexistent-vigil"], 2, "--etc-root \"/nonexistent-vigil\""),
             (["watch", "cpu", "--count", "0"], 2, "--count"), (["watch", "cpu", "--timeout", "soon"], 2, "--timeout"),
             (["watch", "files", "/tmp", "-e", "bogus"], 2, "unknown event"), (["list", "--once"], 2, "unknown option"),
             (["help", "nope"], 2, "unknown command \"nope\""), (["nope"], 2, "unknown command \"nope\""),

@@ -61,6 +61,34 @@ struct VigilPublishBrokerTests {
         await broker.stop()
     }
 
+    /// The `device` source's payload is the envelope `vigil get device --json` prints, retained under
+    /// `PREFIX/device`.
+    @Test func publishesTheDeviceIdentityRetained() async throws {
+        let broker = try await Mosquitto()
+        let sys = FakeSysfsTree()
+        sys.device(
+            "class/dmi/id", ["sys_vendor": "LENOVO", "product_version": "ThinkPad T14 Gen 1", "chassis_type": "10"])
+        let proc = FakeSysfsTree()
+        proc.write("sys/kernel/hostname", "kiosk-07\n")
+        let vigil = try publish(
+            broker, prefix: "vigil/device-test", ["device", "--sys-root", sys.root, "--proc-root", proc.root])
+        let subscriber = try broker.subscribe("vigil/device-test/device")
+        #expect(
+            await eventually(within: 15) { !lines(subscriber, "vigil/device-test/device").isEmpty },
+            "\(subscriber.standardOutput)\n\(vigil.standardError)")
+        let envelope = try #require(
+            lines(subscriber, "vigil/device-test/device").last?.split(separator: " ", maxSplits: 1).last)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(envelope.utf8)) as? [String: Any])
+        #expect(object["source"] as? String == "device" && object["status"] as? String == "ok")
+        #expect(object["hostname"] as? String == "kiosk-07" && object["chassis"] as? String == "laptop")
+        #expect(
+            object["hardwareVendor"] as? String == "Lenovo"
+                && object["hardwareModel"] as? String == "ThinkPad T14 Gen 1")
+        await vigil.stop()
+        await subscriber.stop()
+        await broker.stop()
+    }
+
     @Test func reconnectsByItselfAfterTheBrokerRestartsAndDeliversTheLatestReadings() async throws {
         let broker = try await Mosquitto()
         let vigil = try publish(broker, prefix: "vigil/restart", ["--qos", "1", "memory", "storage"])

@@ -1,9 +1,9 @@
 extension SourceCatalog {
     /// The sysfs and procfs sources: `battery`, `power`, `thermal`, `hwmon`, `backlight`, `cpu`, `memory`, `storage`,
-    /// `pressure` and `clock`.
+    /// `pressure`, `clock` and `device`.
     ///
     /// sysfs sources read under ``Options/sysfsRoot``, procfs sources under ``Options/procfsRoot``; `storage` reports
-    /// the file system of `/`.
+    /// the file system of `/`; `device` reads all three roots and ``Options/etcRoot``.
     static var systemEntries: [Entry] {
         [
             battery,
@@ -32,6 +32,11 @@ extension SourceCatalog {
             },
             .source(id: "clock", name: "Wall-clock changes (timerfd)") { options, _ in
                 ClockChangeMonitor(eventLoop: options.eventLoop)
+            },
+            .source(id: "device", name: "Device identity and OS (DMI, os-release, hostname)") { options, _ in
+                DeviceIdentityMonitor(
+                    sysfsRoot: options.sysfsRoot, procfsRoot: options.procfsRoot, etcRoot: options.etcRoot,
+                    eventLoop: options.eventLoop)
             },
         ]
     }

@@ -9,6 +9,9 @@ extension SourceCatalog {
         public var sysfsRoot: String
         /// The root of procfs, `/proc` by default.
         public var procfsRoot: String
+        /// The configuration directory, `/etc` by default: where the `device` source reads `os-release` (falling back
+        /// to `usr/lib/os-release` beside it) and `machine-id`.
+        public var etcRoot: String
         /// The network namespace the netlink sources watch, or nil for the process's own: a name from
         /// `ip netns add` (looked up under `/var/run/netns`) or, when it holds a slash, a path such as
         /// `/proc/PID/ns/net`.
@@ -21,14 +24,16 @@ extension SourceCatalog {
         /// - Parameters:
         ///   - sysfsRoot: The root of sysfs.
         ///   - procfsRoot: The root of procfs.
+        ///   - etcRoot: The configuration directory.
         ///   - networkNamespace: A network namespace name or path, or nil for the process's own.
         ///   - eventLoop: The loop that runs the sources.
         public init(
-            sysfsRoot: String = "/sys", procfsRoot: String = "/proc", networkNamespace: String? = nil,
-            eventLoop: EventLoop = .shared
+            sysfsRoot: String = "/sys", procfsRoot: String = "/proc", etcRoot: String = "/etc",
+            networkNamespace: String? = nil, eventLoop: EventLoop = .shared
         ) {
             self.sysfsRoot = sysfsRoot
             self.procfsRoot = procfsRoot
+            self.etcRoot = etcRoot
             self.networkNamespace = networkNamespace
             self.eventLoop = eventLoop
         }

@@ -40,3 +40,23 @@ extension Lifecycle {
         }
     }
 }
+
+extension Lifecycle {
+    /// Watches the open `attribute` for `POLLPRI` for `generation`'s run, kept in `holder` for the run's reads from
+    /// offset 0; the run's end unregisters it, empties `holder` and closes it.
+    ///
+    /// - Throws: The loop's ``SensorError`` when it refuses the attribute (which is then closed and `holder` emptied).
+    func watchPriority(
+        _ attribute: OpenAttribute, holder: SharedValue<OpenAttribute?>, on loop: EventLoop, generation: UInt64,
+        handler: @escaping @Sendable () -> Void
+    ) throws(SensorError) {
+        holder.value = attribute
+        try watch(
+            attribute.rawValue,
+            closing: {
+                holder.value = nil
+                attribute.close()
+            }, on: loop, interest: .priority, generation: generation
+        ) { _ in handler() }
+    }
+}

@@ -126,16 +126,10 @@ public final class MemoryPressureMonitor: Source {
             attribute.close()
             return .polling(reason: "the kernel refused the trigger: \(error)")
         }
-        let open = self.open
-        open.value = attribute
         do {
-            try lifecycle.watch(
-                attribute.rawValue,
-                closing: {
-                    open.value = nil
-                    attribute.close()
-                }, on: eventLoop, interest: .priority, generation: generation
-            ) { [weak self] _ in self?.driver.refresh() }
+            try lifecycle.watchPriority(attribute, holder: open, on: eventLoop, generation: generation) {
+                [weak self] in self?.driver.refresh()
+            }
             return .trigger
         } catch {
             return .polling(reason: "the trigger cannot be watched: \(error)")

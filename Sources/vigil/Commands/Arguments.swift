@@ -67,13 +67,16 @@ struct Arguments {
     var help: Bool { flag("--help") }
     var json: Bool { flag("--json") }
 
-    /// The catalog options, with `--sys-root` and `--proc-root` checked.
+    /// The catalog options, with `--sys-root`, `--proc-root` and `--etc-root` checked.
     ///
     /// - Throws: ``ToolError`` (usage) naming a root that is empty or not a directory, so that a mistyped path is not
     ///   later blamed on the kernel.
     func sourceOptions() throws(ToolError) -> SourceCatalog.Options {
         var options = SourceCatalog.Options()
-        for (long, keyPath) in [("--sys-root", \SourceCatalog.Options.sysfsRoot), ("--proc-root", \.procfsRoot)] {
+        let roots = [
+            ("--sys-root", \SourceCatalog.Options.sysfsRoot), ("--proc-root", \.procfsRoot), ("--etc-root", \.etcRoot),
+        ]
+        for (long, keyPath) in roots {
             guard let path = value(long) else { continue }
             var status = stat()
             guard !path.isEmpty, stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR else {

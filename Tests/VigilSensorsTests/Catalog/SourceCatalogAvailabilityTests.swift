@@ -14,7 +14,7 @@ import VigilTestSupport
     /// the kernel shows it); a procfs file missing means the kernel lacks the interface.
     static let absentReasons: [(String, UnavailabilityReason)] =
         ["battery", "thermal", "hwmon", "backlight", "accelerometer", "orientation"].map { ($0, .missingDevice) }
-        + ["cpu", "memory", "pressure"].map { ($0, .kernelLacksInterface) }
+        + ["cpu", "memory", "pressure", "device"].map { ($0, .kernelLacksInterface) }
 
     @Test(arguments: absentReasons)
     func absentDeviceIsUnavailableSayingWhere(id: String, expected: UnavailabilityReason) throws {

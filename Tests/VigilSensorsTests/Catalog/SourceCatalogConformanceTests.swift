@@ -26,8 +26,9 @@ extension InotifyKernelTests {
                     expectedUnderCI: false)
             }
             let setting = ConformanceSetting(
-                label: "a fake machine", ownedRoots: [machine.sys.root, machine.proc.root, files.path],
-                outage: .renaming([machine.sys.root, machine.proc.root]))
+                label: "a fake machine",
+                ownedRoots: [machine.sys.root, machine.proc.root, machine.etc.root, files.path],
+                outage: .renaming([machine.sys.root, machine.proc.root, machine.etc.root]))
             let argument = entry.argumentName == nil ? nil : BytePath(files.path)
             await checkSourceConformance(id, in: setting) { loop in
                 var options = options

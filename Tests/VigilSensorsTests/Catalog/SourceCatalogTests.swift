@@ -4,11 +4,12 @@ import VigilTestSupport
 
 /// The catalog's list: every id `vigil` accepted before the catalog was public, once, in `vigil list` order.
 @Suite(.timeLimit(.minutes(10))) struct SourceCatalogTests {
-    /// The ids of the CLI's own list before it moved into `VigilSensors`, in its order: the spec.
+    /// The ids of the CLI's own list before it moved into `VigilSensors`, in its order, then the sources added since:
+    /// the spec.
     static let cliIDs = [
         "files", "network", "devices", "accelerometer", "gyroscope", "magnetometer", "light", "proximity",
         "barometer", "orientation", "battery", "power", "thermal", "hwmon", "backlight", "cpu", "memory", "storage",
-        "pressure", "clock",
+        "pressure", "clock", "device",
     ]
 
     @Test func listsEveryIDTheToolAcceptedInItsOrder() {

@@ -1,0 +1,45 @@
+/// Where a ``DeviceIdentityMonitor`` reads, under its three roots.
+package struct IdentityPaths: Sendable, Equatable {
+    /// The sysfs root, `/sys`.
+    package let sys: String
+    /// The procfs root, `/proc`.
+    package let proc: String
+    /// The configuration root, `/etc`.
+    package let etc: String
+
+    package init(sys: String, proc: String, etc: String) {
+        self.sys = sys
+        self.proc = proc
+        self.etc = etc
+    }
+
+    /// The kernel's hostname: `<proc>/sys/kernel/hostname`.
+    package var hostname: String { proc + "/sys/kernel/hostname" }
+    /// `<proc>/sys/kernel/random/boot_id`.
+    var bootID: String { proc + "/sys/kernel/random/boot_id" }
+    /// `<proc>/device-tree`.
+    var deviceTree: String { proc + "/device-tree" }
+    /// `<sys>/class/dmi/id`.
+    var dmi: String { sys + "/class/dmi/id" }
+    /// `<sys>/firmware/acpi/pm_profile`.
+    var acpiProfile: String { sys + "/firmware/acpi/pm_profile" }
+    /// `<etc>/machine-id`.
+    var machineID: String { etc + "/machine-id" }
+
+    /// `<etc>/os-release`, then the vendor's copy: `/usr/lib/os-release` for `/etc`, and `usr/lib/os-release` beside
+    /// the etc root for another root (`/mnt/image/etc` gives `/mnt/image/usr/lib/os-release`), the layout of a root
+    /// file system.
+    var osRelease: [String] {
+        var etc = etc
+        while etc.count > 1, etc.hasSuffix("/") { etc.removeLast() }
+        let usrLib: String
+        if etc == "/etc" {
+            usrLib = "/usr/lib"
+        } else if let slash = etc.lastIndex(of: "/") {
+            usrLib = String(etc[..<slash]) + "/usr/lib"
+        } else {
+            usrLib = "usr/lib"
+        }
+        return [etc + "/os-release", usrLib + "/os-release"]
+    }
+}
