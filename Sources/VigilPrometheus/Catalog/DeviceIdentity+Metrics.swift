@@ -45,11 +45,13 @@ extension DeviceIdentity: ReadingMetrics {
                 "machine": kernel.machine, "nodename": hostname,
             ])
         let device: [(String, String?)] = [
-            ("hostname", hostname), ("chassis", chassis?.rawValue), ("hardware_vendor", hardwareVendor),
-            ("hardware_model", hardwareModel), ("virtualization", virtualization),
+            ("hostname", hostname), ("static_hostname", staticHostname), ("pretty_hostname", prettyHostname),
+            ("chassis", chassis?.rawValue), ("hardware_vendor", hardwareVendor), ("hardware_model", hardwareModel),
+            ("virtualization", virtualization), ("deployment", deployment), ("location", location),
         ]
         builder.gauge(
-            "vigil_device_info", "The hostname, chassis, hardware vendor and model and hypervisor; always 1.", 1,
+            "vigil_device_info",
+            "The hostnames, chassis, hardware vendor and model, hypervisor, deployment and location; always 1.", 1,
             Self.present(device))
     }
 

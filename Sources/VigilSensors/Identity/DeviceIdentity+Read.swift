@@ -21,19 +21,37 @@ extension DeviceIdentity {
         let machineID = optional(&problems) { () throws(SensorError) in
             try identifier(paths.machineID, expected: "32 lower-case hexadecimal digits", valid: isMachineID)
         }
+        let staticHostname = optional(&problems) { () throws(SensorError) in
+            try firstLine(SysfsFile.readText(paths.staticHostname))
+        }
+        let machineInfo = optional(&problems) { () throws(SensorError) in
+            EnvironmentFile(parsing: try SysfsFile.readText(paths.machineInfo)).values
+        }
+        let info = machineInfo ?? [:]
         var identity = DeviceIdentity(
-            hostname: String(hostname.prefix(while: { $0 != "\n" })), chassis: nil, chassisEvidence: nil,
+            hostname: String(hostname.prefix(while: { $0 != "\n" })), staticHostname: staticHostname ?? nil,
+            prettyHostname: info["PRETTY_HOSTNAME"], deployment: info["DEPLOYMENT"], location: info["LOCATION"],
+            iconName: info["ICON_NAME"], chassis: nil, chassisEvidence: nil,
             hardwareVendor: dmi?.vendor, hardwareModel: dmi?.model ?? deviceTree?.model,
             virtualization: dmi.flatMap(Virtualization.hypervisor), dmi: dmi, deviceTree: deviceTree,
             acpiProfile: acpiProfile, operatingSystem: operatingSystem, kernel: .current(), bootID: bootID ?? nil,
             machineID: machineID ?? nil, problems: problems.map(\.description))
-        identity.decideChassis()
+        identity.decideChassis(configured: info["CHASSIS"])
+        if let configured = info["CHASSIS"], identity.chassisEvidence != .machineInfo {
+            identity.problems.append(
+                SensorError.malformedValue(
+                    path: paths.machineInfo, text: "CHASSIS=\(configured)", expected: "a chassis hostnamectl knows"
+                ).description)
+        }
         return identity
     }
 
-    /// Sets the chassis from the first evidence that names one, in systemd-hostnamed's order.
-    private mutating func decideChassis() {
-        if virtualization != nil {
+    /// Sets the chassis from the first evidence that names one, in systemd-hostnamed's order: the administrator's
+    /// `configured` class, virtualization, SMBIOS, ACPI, the device tree.
+    private mutating func decideChassis(configured: String?) {
+        if let configured, let found = ChassisClass(rawValue: configured) {
+            (chassis, chassisEvidence) = (found, .machineInfo)
+        } else if virtualization != nil {
             (chassis, chassisEvidence) = (.vm, .virtualization)
         } else if let type = dmi?.chassisType, let found = ChassisClass(smbiosChassisType: type) {
             (chassis, chassisEvidence) = (found, .dmi)
@@ -83,6 +101,12 @@ extension DeviceIdentity {
         if text.isEmpty || text == "uninitialized" { return nil }
         guard valid(text) else { throw .malformedValue(path: path, text: text, expected: expected) }
         return text
+    }
+
+    /// The first line that is neither blank nor a comment, trimmed; nil when there is none (hostname(5)).
+    private static func firstLine(_ text: String) -> String? {
+        text.split(whereSeparator: { $0 == "\n" || $0 == "\r\n" }).lazy.map { String($0).trimmingWhitespace() }
+            .first { !$0.isEmpty && !$0.hasPrefix("#") }
     }
 
     private static func isHexDigit(_ scalar: Unicode.Scalar) -> Bool {

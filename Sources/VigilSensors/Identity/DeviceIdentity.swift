@@ -3,8 +3,9 @@
 /// - Hostname: `<proc>/sys/kernel/hostname`, the kernel's (transient) hostname of this UTS namespace.
 /// - Hardware: the SMBIOS tables under `<sys>/class/dmi/id` (``dmi``), or the device tree under `<proc>/device-tree`
 ///   on boards without them (``deviceTree``), with the vendor and model chosen as systemd-hostnamed chooses them.
-/// - Chassis: ``ChassisClass`` from virtualization, SMBIOS, ACPI's `<sys>/firmware/acpi/pm_profile` or the device
-///   tree, in that order.
+/// - Chassis: ``ChassisClass`` from `CHASSIS=` in `<etc>/machine-info`, virtualization, SMBIOS, ACPI's
+///   `<sys>/firmware/acpi/pm_profile` or the device tree, in that order.
+/// - The static hostname (`<etc>/hostname`) and machine-info(5)'s pretty hostname, deployment, location and icon.
 /// - Operating system: `<etc>/os-release`, else `<etc>/../usr/lib/os-release` (``operatingSystem``).
 /// - Kernel: `uname(2)`; boot id: `<proc>/sys/kernel/random/boot_id`; machine id: `<etc>/machine-id`.
 ///
@@ -13,6 +14,8 @@
 public struct DeviceIdentity: Sendable, Equatable, Encodable, CustomStringConvertible {
     /// Where the chassis class came from.
     public enum ChassisEvidence: String, Sendable, Equatable, Encodable {
+        /// `CHASSIS=` in `/etc/machine-info`, set by the administrator.
+        case machineInfo
         /// The machine is virtual (``DeviceIdentity/virtualization``).
         case virtualization
         /// The SMBIOS chassis type.
@@ -25,6 +28,16 @@ public struct DeviceIdentity: Sendable, Equatable, Encodable, CustomStringConver
 
     /// The kernel's hostname in this process's UTS namespace.
     public var hostname: String
+    /// The static hostname configured in `/etc/hostname`, which the kernel's is set from at boot; nil without one.
+    public var staticHostname: String?
+    /// `PRETTY_HOSTNAME` from `/etc/machine-info`, for example "Lennart's Laptop".
+    public var prettyHostname: String?
+    /// `DEPLOYMENT` from `/etc/machine-info`, for example `production`.
+    public var deployment: String?
+    /// `LOCATION` from `/etc/machine-info`, for example "Berlin, rack 3".
+    public var location: String?
+    /// `ICON_NAME` from `/etc/machine-info`, for example `computer-laptop`.
+    public var iconName: String?
     /// What kind of machine this is; nil when nothing says.
     public var chassis: ChassisClass?
     /// Where ``chassis`` came from.
@@ -55,7 +68,7 @@ public struct DeviceIdentity: Sendable, Equatable, Encodable, CustomStringConver
     public var problems: [String]
 
     public var description: String {
-        var parts = [hostname]
+        var parts = [hostname + (prettyHostname.map { " (\($0))" } ?? "")]
         if let operatingSystem { parts.append(operatingSystem.displayName) }
         parts.append("\(kernel.name) \(kernel.release) \(kernel.machine)")
         let hardware = [hardwareVendor, hardwareModel].compactMap { $0 }.joined(separator: " ")

@@ -25,6 +25,10 @@ package struct IdentityPaths: Sendable, Equatable {
     var acpiProfile: String { sys + "/firmware/acpi/pm_profile" }
     /// `<etc>/machine-id`.
     var machineID: String { etc + "/machine-id" }
+    /// `<etc>/hostname`, the static hostname.
+    var staticHostname: String { etc + "/hostname" }
+    /// `<etc>/machine-info`, machine-info(5).
+    var machineInfo: String { etc + "/machine-info" }
 
     /// `<etc>/os-release`, then the vendor's copy: `/usr/lib/os-release` for `/etc`, and `usr/lib/os-release` beside
     /// the etc root for another root (`/mnt/image/etc` gives `/mnt/image/usr/lib/os-release`), the layout of a root

@@ -91,6 +91,29 @@ import VigilTestSupport
         #expect(identity.problems.count == 1 && identity.problems[0].contains("machine-id"))
     }
 
+    /// machine-info(5) and hostname(5): the administrator's chassis wins over everything hostnamed would derive.
+    @Test func readsMachineInfoAndTheStaticHostname() throws {
+        let roots = Roots()
+        roots.sys.device("class/dmi/id", ["sys_vendor": "QEMU", "chassis_type": "1"])
+        roots.image.write("etc/hostname", "# set by the installer\n\n  kiosk-07  \nignored\n")
+        roots.image.write(
+            "etc/machine-info",
+            "PRETTY_HOSTNAME=\"Kiosk 7\"\nCHASSIS=tablet\nDEPLOYMENT=production\nLOCATION='Hall 2'\nICON_NAME=kiosk\n")
+        let identity = try roots.read()
+        #expect(identity.staticHostname == "kiosk-07" && identity.hostname == "box")
+        #expect(identity.prettyHostname == "Kiosk 7" && identity.deployment == "production")
+        #expect(identity.location == "Hall 2" && identity.iconName == "kiosk")
+        #expect(identity.chassis == .tablet && identity.chassisEvidence == .machineInfo)
+        #expect(identity.virtualization == "qemu" && identity.problems.isEmpty)
+        #expect(identity.description.hasPrefix("box (Kiosk 7), "))
+        roots.image.write("etc/machine-info", "CHASSIS=spaceship\n")
+        let unknown = try roots.read()
+        #expect(unknown.chassis == .vm && unknown.chassisEvidence == .virtualization)
+        #expect(unknown.problems.count == 1 && unknown.problems[0].contains("CHASSIS=spaceship"))
+        roots.image.write("etc/hostname", "# only a comment\n")
+        #expect(try roots.read().staticHostname == nil)
+    }
+
     @Test func withoutAHostnameThereIsNoIdentity() {
         let roots = Roots()
         roots.proc.remove("sys/kernel/hostname")
