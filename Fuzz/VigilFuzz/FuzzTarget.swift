@@ -100,6 +100,13 @@ struct FuzzTarget: Sendable {
                 rest = rest.dropFirst(consumed)
             }
         },
+        "os-release": FuzzTarget { bytes in
+            // An os-release or machine-info file, parsed as the device source parses it; the same bytes as a DMI
+            // attribute.
+            let file = EnvironmentFile(parsing: String(decoding: bytes, as: UTF8.self))
+            _ = OperatingSystem(path: "/fuzz/os-release", file: file).displayName
+            _ = DMIText.value(Array(bytes))
+        },
         "mount-matrix": FuzzTarget { bytes in
             _ = try? MountMatrix(parsing: String(decoding: bytes, as: UTF8.self))
         },

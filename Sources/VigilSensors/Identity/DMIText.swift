@@ -29,7 +29,7 @@ package enum DMIText {
     ]
 
     /// The attribute's bytes as a value: trimmed, nil when empty or a placeholder.
-    static func value(_ bytes: [UInt8]) -> String? {
+    package static func value(_ bytes: [UInt8]) -> String? {
         let text = String(decoding: bytes, as: UTF8.self).trimmingDMIBlanks()
         guard !text.isEmpty, !isPlaceholder(text) else { return nil }
         return text

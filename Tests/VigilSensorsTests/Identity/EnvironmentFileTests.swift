@@ -1,4 +1,5 @@
 import Testing
+import VigilTestSupport
 
 @testable import VigilSensors
 
@@ -51,6 +52,24 @@ import Testing
         let file = EnvironmentFile(parsing: "ID=debian\n\(line)\nVERSION_ID=12\n")
         #expect(file.values == ["ID": "debian", "VERSION_ID": "12"])
         #expect(file.malformedLines == [2])
+    }
+
+    /// The fuzzer's seeds (`Fuzz/Corpus/os-release`), each with what it must give.
+    @Test func fuzzCorpusGivesItsValues() throws {
+        #expect(FuzzCorpus.names("os-release") == ["crlf", "malformed", "quoted"])
+        let parse = { (name: String) throws -> EnvironmentFile in
+            EnvironmentFile(
+                parsing: String(decoding: try #require(FuzzCorpus.input("os-release", name)), as: UTF8.self))
+        }
+        #expect(try parse("crlf").values == ["PRETTY_NAME": "CRLF Linux", "ID": "crlf"])
+        let malformed = try parse("malformed")
+        #expect(malformed.values == ["ID": "ok", "VERSION_ID": "2"] && malformed.malformedLines == [2, 4, 5])
+        let quoted = try parse("quoted")
+        #expect(
+            quoted.values == [
+                "NAME": #"Fuzz "Linux""#, "ID": "fuzz", "ID_LIKE": "debian ubuntu",
+                "HOME_URL": "https://example.org/$HOME", "VERSION_ID": "1.0",
+            ])
     }
 
     @Test func survivesHostileText() {
