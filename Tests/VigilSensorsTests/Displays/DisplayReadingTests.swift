@@ -131,6 +131,17 @@ import VigilTestSupport
         #expect(connector.notes.count == 3, "\(connector.notes)")
     }
 
+    @Test func anOverlongModesListIsRefusedAndTheRestIsRead() throws {
+        let tree = FakeSysfsTree()
+        tree.device("class/drm/card0-DP-1", ["status": "connected"])
+        tree.write("class/drm/card0-DP-1/modes", String(repeating: "1920x1080\n", count: 7000))
+        tree.write("class/drm/card0-DP-1/edid", bytes: try #require(Fixtures.edid("monitor-dell-u2719d-dp-cta.bin")))
+        let connector = try Self.connector(try DisplayReading.read(root: tree.root), "card0-DP-1")
+        #expect(connector.modes.isEmpty)
+        #expect(connector.notes.count == 1 && connector.notes.first?.contains("card0-DP-1/modes holds more") == true)
+        #expect(connector.status == .connected && connector.edid?.name == "DELL U2719D")
+    }
+
     @Test func aConnectorNamedInBytesThatAreNotUTF8IsRead() throws {
         let tree = FakeSysfsTree()
         tree.makeDirectory("class/drm")
