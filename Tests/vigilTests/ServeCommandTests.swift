@@ -100,6 +100,9 @@ struct ServeCommandTests {
         }
         let missing = families.filter { !exposition.contains("\n" + $0) }
         #expect(complete, "missing families \(missing) in:\n\(exposition)")
+        // The display's info names it (the quote and backslash escaped) and never carries its serial number.
+        #expect(exposition.contains(#"manufacturer="DEL",name="\"\\LL U2719D",product="415A""#), "\(exposition)")
+        #expect(!exposition.contains("H07VSS2") && !exposition.contains("1144075351"))
         let files = LoopbackClient.get(port: port, "/metrics")?.body ?? ""
         #expect(files.contains("vigil_file_events_total{kind=\"created\",path=\"\(watched)\"} 0"))
         for (name, text) in [("all", exposition), ("files", files)] {
