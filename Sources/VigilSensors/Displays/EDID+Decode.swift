@@ -23,7 +23,7 @@ extension EDID {
         var notes: [String] = []
         let version = (Int(data[18]), Int(data[19]))
         let descriptors = Descriptors(data)
-        let edid = EDID(
+        return EDID(
             version: "\(version.0).\(version.1)",
             manufacturer: manufacturerID(data[8], data[9], notes: &notes),
             productCode: Int(data[10]) | Int(data[11]) << 8,
@@ -37,7 +37,6 @@ extension EDID {
             extensionCount: Int(data[126]),
             extensions: extensionBlocks(data, count: Int(data[126]), notes: &notes),
             notes: notes)
-        return edid
     }
 
     /// What the bytes of `block` add up to, modulo 256.
