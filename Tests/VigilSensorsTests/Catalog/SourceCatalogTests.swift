@@ -7,8 +7,8 @@ import VigilTestSupport
     /// The ids of the CLI's own list before it moved into `VigilSensors`, in its order: the spec.
     static let cliIDs = [
         "files", "network", "devices", "accelerometer", "gyroscope", "magnetometer", "light", "proximity",
-        "barometer", "orientation", "battery", "power", "thermal", "hwmon", "backlight", "cpu", "memory", "storage",
-        "pressure", "clock",
+        "barometer", "orientation", "battery", "power", "thermal", "hwmon", "backlight", "displays", "cpu", "memory",
+        "storage", "pressure", "clock",
     ]
 
     @Test func listsEveryIDTheToolAcceptedInItsOrder() {
