@@ -107,6 +107,12 @@ struct FuzzTarget: Sendable {
             _ = OperatingSystem(path: "/fuzz/os-release", file: file).displayName
             _ = DMIText.value(Array(bytes))
         },
+        "edid": FuzzTarget { bytes in
+            // Bytes as a DRM connector's `edid` attribute gives them; a decoded EDID must describe and encode itself.
+            guard let edid = try? EDID.decode(bytes) else { return }
+            precondition(edid.extensions.count <= edid.extensionCount, "more extension blocks than counted")
+            _ = edid.description
+        },
         "mount-matrix": FuzzTarget { bytes in
             _ = try? MountMatrix(parsing: String(decoding: bytes, as: UTF8.self))
         },

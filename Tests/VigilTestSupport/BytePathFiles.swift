@@ -25,6 +25,15 @@ package enum BytePathFiles {
         return bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) } == bytes.count
     }
 
+    /// Creates or truncates the file at `path` and writes `bytes` to it (a binary attribute).
+    @discardableResult
+    package static func write(_ path: BytePath, bytes: [UInt8]) -> Bool {
+        let fd = withCString(path) { open($0, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644) }
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        return bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) } == bytes.count
+    }
+
     /// Removes the file at `path` (the temporary directory's cleanup lists names as text and would miss it).
     package static func remove(_ path: BytePath) {
         _ = withCString(path) { unlink($0) }

@@ -1,8 +1,8 @@
 import VigilSensors
 
 /// A fake sysfs, procfs and etc with one device of each kind the catalog reads from a tree: a battery and mains, a
-/// thermal zone, a hwmon chip, a backlight, an accelerometer, CPU times, memory, memory pressure and the machine's
-/// identity (DMI, hostname, os-release).
+/// thermal zone, a hwmon chip, a backlight, displays, an accelerometer, CPU times, memory, memory pressure and the
+/// machine's identity (DMI, hostname, os-release).
 ///
 /// ``empty`` has the three roots and nothing in them.
 package final class FakeMachine {
@@ -25,8 +25,8 @@ package final class FakeMachine {
     ]
 
     package static let treeDeviceIDs = [
-        "battery", "thermal", "hwmon", "backlight", "accelerometer", "orientation", "cpu", "memory", "pressure",
-        "device",
+        "battery", "thermal", "hwmon", "backlight", "displays", "accelerometer", "orientation", "cpu", "memory",
+        "pressure", "device",
     ]
 
     /// A machine with no device and no procfs file: only an empty `class/power_supply`, as a kernel with the class
@@ -47,6 +47,7 @@ package final class FakeMachine {
         machine.sys.device(
             "class/backlight/intel_backlight",
             ["brightness": "4800", "max_brightness": "9600", "actual_brightness": "4800", "type": "raw"])
+        machine.addDisplays()
         FakeIIOTree(at: machine.sys.root).addDevice(
             0, name: "bmi160",
             files: [
@@ -95,5 +96,20 @@ extension FakeMachine {
         iio.addDevice(4, name: "prox", files: ["in_proximity_raw": "12\n"])
         iio.addDevice(5, name: "baro", files: ["in_pressure_input": "101.3\n"])
         return machine
+    }
+}
+
+extension FakeMachine {
+    /// A laptop's DRM connectors: `card0-eDP-1` with its panel (a real EDID) and `card0-HDMI-A-1` with nothing
+    /// plugged in, beside the card's own entry.
+    package func addDisplays() {
+        sys.makeDirectory("class/drm/card0")
+        sys.device(
+            "class/drm/card0-eDP-1",
+            ["status": "connected", "enabled": "enabled", "dpms": "On", "modes": "1920x1080\n1920x1080"])
+        sys.write("class/drm/card0-eDP-1/edid", bytes: Fixtures.edid("laptop-boe-nv156fhm-n4g.bin") ?? [])
+        sys.device("class/drm/card0-HDMI-A-1", ["status": "disconnected", "enabled": "disabled", "dpms": "Off"])
+        sys.write("class/drm/card0-HDMI-A-1/modes", "")
+        sys.write("class/drm/card0-HDMI-A-1/edid", bytes: [])
     }
 }

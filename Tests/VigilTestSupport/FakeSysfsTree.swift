@@ -29,6 +29,22 @@ package final class FakeSysfsTree {
         precondition(writeFile(root + "/" + relativePath, text), "cannot write \(relativePath)")
     }
 
+    /// Writes `bytes` to `relativePath` under the root (a binary attribute such as `edid`), creating parent
+    /// directories.
+    package func write(_ relativePath: String, bytes: [UInt8]) {
+        makeDirectory(Self.parent(relativePath))
+        let path = root + "/" + relativePath
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        precondition(fd >= 0, "cannot create \(relativePath)")
+        defer { close(fd) }
+        var written = 0
+        while written < bytes.count {
+            let count = bytes[written...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+            precondition(count > 0 || errno == EINTR, "cannot write \(relativePath)")
+            written += max(count, 0)
+        }
+    }
+
     /// Writes every attribute of `attributes` into the directory `relativePath`, each with a trailing newline.
     package func device(_ relativePath: String, _ attributes: [String: String]) {
         makeDirectory(relativePath)

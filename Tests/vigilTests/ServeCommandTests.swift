@@ -36,6 +36,16 @@ struct ServeCommandTests {
         scratch.write("\(sys)/class/backlight/panel\"1/brightness", "4800\n")
         scratch.write("\(sys)/class/backlight/panel\"1/max_brightness", "9600\n")
         scratch.write("\(sys)/class/backlight/panel\"1/actual_brightness", "20000\n")
+        // A display whose EDID names it with a quote and a backslash, which the info metric's label must escape.
+        let drm = FakeSysfsTree(root: scratch.path + "/" + sys)
+        drm.device("class/drm/card0-DP-1", ["status": "connected", "enabled": "enabled", "modes": "2560x1440"])
+        var edid = Fixtures.edid("monitor-dell-u2719d-dp-cta.bin") ?? []
+        if let name = stride(from: 54, to: 126, by: 18).first(where: { edid.count >= 128 && edid[$0 + 3] == 0xFC }) {
+            edid[name + 5] = UInt8(ascii: "\"")
+            edid[name + 6] = UInt8(ascii: "\\")
+            edid[127] = 0 &- edid[0..<127].reduce(0, &+)
+        }
+        drm.write("class/drm/card0-DP-1/edid", bytes: edid)
         let devices: [(String, [String: String])] = [
             (
                 "bmi160",
@@ -85,8 +95,8 @@ struct ServeCommandTests {
             "vigil_backlight_brightness_ratio", "vigil_accelerometer_meters_per_second_squared",
             "vigil_ambient_light_lux", "vigil_cpu_busy_ratio", "vigil_memory_total_bytes",
             "vigil_pressure_memory_waiting_seconds_total", "vigil_network_up", "vigil_filesystem_size_bytes",
-            "vigil_clock_changes_total", "vigil_netlink_overflows_total", "vigil_dmi_info", "vigil_uname_info",
-            "vigil_device_info",
+            "vigil_clock_changes_total", "vigil_netlink_overflows_total", "vigil_display_connected",
+            "vigil_display_info", "vigil_dmi_info", "vigil_uname_info", "vigil_device_info",
         ]
         let complete = eventually(timeout: 30) {
             exposition = LoopbackClient.get(port: allPort, "/metrics")?.body ?? ""
@@ -94,6 +104,9 @@ struct ServeCommandTests {
         }
         let missing = families.filter { !exposition.contains("\n" + $0) }
         #expect(complete, "missing families \(missing) in:\n\(exposition)")
+        // The display's info names it (the quote and backslash escaped) and never carries its serial number.
+        #expect(exposition.contains(#"manufacturer="DEL",name="\"\\LL U2719D",product="415A""#), "\(exposition)")
+        #expect(!exposition.contains("H07VSS2") && !exposition.contains("1144075351"))
         let files = LoopbackClient.get(port: port, "/metrics")?.body ?? ""
         #expect(files.contains("vigil_file_events_total{kind=\"created\",path=\"\(watched)\"} 0"))
         for (name, text) in [("all", exposition), ("files", files)] {

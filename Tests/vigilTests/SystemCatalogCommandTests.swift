@@ -14,6 +14,7 @@ import VigilTestSupport
         func line(_ id: String) -> String { lines.first { $0.hasPrefix(id + " ") }.map(String.init) ?? "" }
         #expect(line("battery").contains("this machine has no battery"))
         #expect(line("backlight").contains("this machine has no backlight"))
+        #expect(line("displays").contains("no DRM driver"))
         #expect(line("hwmon").contains("this machine has no hardware-monitoring chips"))
         #expect(line("power").hasSuffix("available"))
         for id in ["cpu", "memory", "storage", "clock"] { #expect(line(id).hasSuffix("available"), "\(id)") }
@@ -49,5 +50,28 @@ import VigilTestSupport
         vigil.signal(SIGINT)
         #expect(await vigil.waitForExit())
         #expect(vigil.exitStatus == 130)
+    }
+
+    @Test func getDisplaysPrintsTheConnectorsAsALineAndAsJSON() async throws {
+        let machine = FakeMachine.empty()
+        machine.addDisplays()
+        let line = try ChildProcess(vigil: ["--sys-root", machine.sys.root, "get", "displays"])
+        #expect(await line.waitForExit())
+        #expect(line.exitStatus == 0, "\(line.standardError)")
+        #expect(line.standardOutput.contains("card0-eDP-1 (eDP, internal): connected"))
+        #expect(line.standardOutput.contains("BOE NV156FHM-N4G, product 0x07AF"))
+        #expect(line.standardOutput.contains("card0-HDMI-A-1 (HDMI-A): disconnected"))
+        let json = try ChildProcess(vigil: ["--sys-root", machine.sys.root, "get", "displays", "--json"])
+        #expect(await json.waitForExit())
+        #expect(json.exitStatus == 0, "\(json.standardError)")
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
+        #expect(object["source"] as? String == "displays")
+        let connectors = try #require(object["connectors"] as? [[String: Any]], "\(object)")
+        let panel = try #require(connectors.first { $0["name"] as? String == "card0-eDP-1" })
+        let edid = try #require(panel["edid"] as? [String: Any])
+        #expect(edid["manufacturer"] as? String == "BOE")
+        #expect(edid["productCode"] as? Int == 1967)
+        #expect((edid["size"] as? [String: Any])?["kind"] as? String == "aspectRatio")
     }
 }

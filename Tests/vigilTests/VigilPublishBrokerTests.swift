@@ -89,6 +89,32 @@ struct VigilPublishBrokerTests {
         await broker.stop()
     }
 
+    @Test func publishesTheDisplaysOfAFakeTreeRetainedWithTheirEDID() async throws {
+        let broker = try await Mosquitto()
+        let machine = FakeMachine.empty()
+        machine.addDisplays()
+        let vigil = try ChildProcess(vigil: [
+            "--sys-root", machine.sys.root, "publish", "--broker", "mqtt://127.0.0.1:\(broker.port)", "--topic",
+            "vigil/screens", "displays",
+        ])
+        let subscriber = try broker.subscribe("vigil/screens/#")
+        await expectOnlineAndReadings(subscriber, "vigil/screens", ["displays"], vigil)
+        // Retained: a subscriber that comes later gets the connectors.
+        let late = try broker.subscribe("vigil/screens/displays")
+        #expect(await eventually(within: 15) { late.standardOutput.contains(#""source":"displays""#) })
+        let envelope = try #require(
+            lines(late, "vigil/screens/displays").last?.split(separator: " ", maxSplits: 1).last)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(envelope.utf8)) as? [String: Any])
+        let connectors = try #require(object["connectors"] as? [[String: Any]], "\(object)")
+        let panel = try #require(connectors.first { $0["name"] as? String == "card0-eDP-1" })
+        #expect((panel["edid"] as? [String: Any])?["manufacturer"] as? String == "BOE")
+        #expect(panel["isInternal"] as? Bool == true)
+        await vigil.stop(with: SIGTERM)
+        await subscriber.stop()
+        await late.stop()
+        await broker.stop()
+    }
+
     @Test func reconnectsByItselfAfterTheBrokerRestartsAndDeliversTheLatestReadings() async throws {
         let broker = try await Mosquitto()
         let vigil = try publish(broker, prefix: "vigil/restart", ["--qos", "1", "memory", "storage"])

@@ -1,6 +1,6 @@
 extension SourceCatalog {
-    /// The sysfs and procfs sources: `battery`, `power`, `thermal`, `hwmon`, `backlight`, `cpu`, `memory`, `storage`,
-    /// `pressure`, `clock` and `device`.
+    /// The sysfs and procfs sources: `battery`, `power`, `thermal`, `hwmon`, `backlight`, `displays`, `cpu`, `memory`,
+    /// `storage`, `pressure`, `clock` and `device`.
     ///
     /// sysfs sources read under ``Options/sysfsRoot``, procfs sources under ``Options/procfsRoot``; `storage` reports
     /// the file system of `/`; `device` reads all three roots and ``Options/etcRoot``.
@@ -17,6 +17,10 @@ extension SourceCatalog {
             .withUevents(id: "backlight", name: "Backlight (sysfs)", subsystem: "backlight") { options, devices in
                 BacklightMonitor(
                     root: options.sysfsRoot, changes: devices?.readings, eventLoop: options.eventLoop)
+            },
+            .withUevents(id: "displays", name: "Displays (DRM connectors, EDID)", subsystem: "drm") {
+                options, devices in
+                DisplayMonitor(root: options.sysfsRoot, changes: devices?.readings, eventLoop: options.eventLoop)
             },
             .source(id: "cpu", name: "CPU use (/proc/stat)") { options, _ in
                 CPUUsageMonitor(root: options.procfsRoot, eventLoop: options.eventLoop)

@@ -350,11 +350,12 @@ public final class EventLoop: Sendable {
     /// A task that sleeps on the loop's clock until `deadline`, then wakes the loop thread to run the timers due.
     ///
     /// On a tracking clock the sleep is announced before the task starts and settled once the loop has run the
-    /// timers, so that advancing a `ManualClock` returns only after the handlers it made due have run.
+    /// timers, so that advancing a `ManualClock` returns only after the handlers it made due have run. The task runs
+    /// on the sleepers' own thread (``SleeperExecutor``), never waiting for a thread of the shared pool.
     private func startSleeper(until deadline: Duration) -> Task<Void, Never> {
         let clock = clock
         clock.tracking?.timerArmed()
-        return Task { [weak self] in
+        return Task(executorPreference: SleeperExecutor.shared) { [weak self] in
             do {
                 if clock.tracking != nil {
                     try await TimerTracking.$isTracked.withValue(true) { try await clock.sleep(deadline) }

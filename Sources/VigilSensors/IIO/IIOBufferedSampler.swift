@@ -76,13 +76,24 @@ final class IIOBufferedSampler: IIOSampler {
             }
             try SysfsFile.write("1", to: enablePath)
             let node = try Self.openNode(device.deviceNodePath)
+            let registration: EventLoop.Registration
+            do {
+                registration = try eventLoop.register(fileDescriptor: node.rawValue, interest: .readable) {
+                    [weak self] _ in self?.readAvailable()
+                }
+            } catch {
+                node.close()
+                throw error
+            }
+            // The node and its registration are published together: a stop racing this start finds both or neither,
+            // so it never closes the node while the loop may still read it. (Published before registering, a stop in
+            // between closed the node that was then registered.) The loop is level-triggered: a scan that arrived
+            // before this is read at the next wake-up.
             state.withLock {
-                $0 = Running(node: node, layout: layout, calibrations: calibrations, restore: restore)
+                $0 = Running(
+                    registration: registration, node: node, layout: layout, calibrations: calibrations,
+                    restore: restore)
             }
-            let registration = try eventLoop.register(fileDescriptor: node.rawValue, interest: .readable) {
-                [weak self] _ in self?.readAvailable()
-            }
-            state.withLock { $0?.registration = registration }
         } catch {
             let running = state.withLock { $0.take() }
             running?.node.close()

@@ -6,7 +6,7 @@ import Vigil
 /// registration, which waits for a handler that may itself be waiting for the lock.
 extension IIOSensorMonitor {
     /// Configures a sampler for `device` and starts it, unless the run ended or another attachment won meanwhile.
-    func attach(_ device: IIODevice, run: Int) throws(SensorError) {
+    func attach(_ device: IIODevice, run: UInt64) throws(SensorError) {
         let channels = try IIOChannelSet(type: Kind.channelType, isVector: Kind.isVector, device: device)
         var kind = state.withLock { $0.kind }
         try kind.prepare(device: device)
@@ -15,7 +15,7 @@ extension IIOSensorMonitor {
             return state.attachments
         }
         let handler: @Sendable (IIOSamplerEvent) -> Void = { [weak self] event in
-            self?.handle(event, attachment: attachment)
+            self?.handle(event, attachment: attachment, run: run)
         }
         let sampler: any IIOSampler
         switch mode {
@@ -28,10 +28,11 @@ extension IIOSensorMonitor {
                 channels: channels, rate: rate, length: length, eventLoop: eventLoop, handler: handler)
         }
         let installed = state.withLock { state in
-            guard state.isRunning, state.run == run, state.sampler == nil else { return false }
+            guard lifecycle.isCurrent(run), state.sampler == nil else { return false }
             state.kind = kind
             state.sampler = sampler
             state.samplerAttachment = attachment
+            state.samplerRun = run
             state.device = device
             state.lastPolledValues = nil
             state.lastErrorReason = nil
@@ -46,6 +47,7 @@ extension IIOSensorMonitor {
                 guard state.sampler === sampler else { return }
                 state.sampler = nil
                 state.samplerAttachment = nil
+                state.samplerRun = nil
                 state.device = nil
             }
             throw error
@@ -55,7 +57,8 @@ extension IIOSensorMonitor {
     }
 
     /// Publishes what a sampler reports, if it is still the current one.
-    private func handle(_ event: IIOSamplerEvent, attachment: Int) {
+    private func handle(_ event: IIOSamplerEvent, attachment: Int, run: UInt64) {
+        var endsRun = false
         let reading: SensorReading<Kind.Value>? = state.withLock { state in
             guard state.samplerAttachment == attachment, state.sampler != nil else { return nil }
             /// Only changes are published: the same failure at every poll is said once.
@@ -85,44 +88,44 @@ extension IIOSensorMonitor {
                 state.lastPolledValues = nil
                 state.sampler = nil
                 state.samplerAttachment = nil
+                state.samplerRun = nil
                 state.device = nil
                 if changes == nil {
-                    state.isRunning = false
-                    state.run += 1
+                    endsRun = true
                     return .unavailable(reason: error.description)
                 }
                 state.waitingReason = error.description
                 return .unavailable(reason: "\(error); waiting for the device to be added again")
             }
         }
+        // Ended after the lock: the run's releases (none without hot-plug) run outside it.
+        if endsRun { lifecycle.end(run) }
         if let reading { readings.publish(reading) }
     }
 
     /// Applies one uevent of a hot-plug run.
-    func handle(hotplug deviceEvent: DeviceEvent, run: Int) {
-        guard let event = IIOHotplugEvent(deviceEvent) else { return }
-        let current: (isCurrentRun: Bool, device: IIODevice?) = state.withLock { state in
-            (state.isRunning && state.run == run, state.device)
-        }
-        guard current.isCurrentRun else { return }
+    func handle(hotplug deviceEvent: DeviceEvent, run: UInt64) {
+        guard let event = IIOHotplugEvent(deviceEvent), lifecycle.isCurrent(run) else { return }
+        let device = state.withLock { $0.device }
         switch event {
         case .appeared:
-            if current.device == nil { search(run: run) }
+            if device == nil { search(run: run) }
         case .removed(let id):
-            if let device = current.device, device.id == id { detach(device, run: run) }
+            if let device, device.id == id { detach(device, run: run) }
         case .overflow:
-            guard let device = current.device else { return search(run: run) }
+            guard let device else { return search(run: run) }
             if !SysfsFile.isDirectory(device.path) { detach(device, run: run) }
         }
     }
 
     /// Stops reading a device that went away, says so, and moves to another fitting device if there is one.
-    private func detach(_ device: IIODevice, run: Int) {
+    private func detach(_ device: IIODevice, run: UInt64) {
         let sampler: (any IIOSampler)?? = state.withLock { state in
-            guard state.run == run, state.device?.id == device.id else { return nil }
+            guard lifecycle.isCurrent(run), state.device?.id == device.id else { return nil }
             defer {
                 state.sampler = nil
                 state.samplerAttachment = nil
+                state.samplerRun = nil
                 state.device = nil
                 state.lastPolledValues = nil
                 state.waitingReason = nil
@@ -139,7 +142,7 @@ extension IIOSensorMonitor {
     /// - Parameters:
     ///   - removed: A device just removed, not to be taken even if sysfs still lists it.
     ///   - event: What led to the search, said before the reason when there is no device.
-    private func search(run: Int, excluding removed: String? = nil, after event: String? = nil) {
+    private func search(run: UInt64, excluding removed: String? = nil, after event: String? = nil) {
         do throws(SensorError) {
             try attach(try findDevice(excluding: removed), run: run)
         } catch {
@@ -148,9 +151,9 @@ extension IIOSensorMonitor {
     }
 
     /// Publishes that the monitor has no device and waits for one to be added, unless that is what it last said.
-    func reportWaiting(_ reason: String, run: Int) {
+    func reportWaiting(_ reason: String, run: UInt64) {
         let isNew = state.withLock { state in
-            guard state.run == run, state.sampler == nil, state.waitingReason != reason else { return false }
+            guard lifecycle.isCurrent(run), state.sampler == nil, state.waitingReason != reason else { return false }
             state.waitingReason = reason
             return true
         }

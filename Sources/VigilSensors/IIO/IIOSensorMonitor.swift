@@ -25,16 +25,13 @@ public final class IIOSensorMonitor<Kind: IIOSensorKind>: Source {
         var kind: Kind
         /// How often a polled sampler reads.
         var updateInterval: Duration
-        /// Between start and stop. With hot-plug the monitor also runs without a device, waiting for one.
-        var isRunning = false
-        /// Counts starts and stops, so work begun for an earlier run is dropped.
-        var run = 0
         /// Counts attachments to a device, so events of a replaced sampler are dropped.
         var attachments = 0
         var sampler: (any IIOSampler)?
         var samplerAttachment: Int?
+        /// The run (the lifecycle's generation) that attached the sampler; its stop releases it.
+        var samplerRun: UInt64?
         var device: IIODevice?
-        var hotplug: Subscription?
         /// The values of the last published polled sample, to publish only changes.
         var lastPolledValues: [Double]?
         /// The reason of the last published sample error, so an error that repeats at the poll rate is published
@@ -58,6 +55,9 @@ public final class IIOSensorMonitor<Kind: IIOSensorKind>: Source {
     let eventLoop: EventLoop
     let changes: (any ObservableType<DeviceEvent>)?
     let state: FutexMutex<State>
+    /// Claims a start once, and keeps the hot-plug subscription of the run. With hot-plug the monitor also runs
+    /// without a device, waiting for one.
+    let lifecycle = Lifecycle()
 
     /// Creates a monitor; nothing is read until it starts.
     ///
@@ -141,9 +141,7 @@ public final class IIOSensorMonitor<Kind: IIOSensorKind>: Source {
     }
 
     /// Whether the monitor is running: reading a device, or, with hot-plug, waiting for one.
-    public var isMonitoring: Bool {
-        state.withLock { $0.isRunning }
-    }
+    public var isMonitoring: Bool { lifecycle.isRunning }
 
     /// The device the monitor reads while it runs; nil while it waits for one.
     public var device: IIODevice? {
@@ -174,47 +172,14 @@ public final class IIOSensorMonitor<Kind: IIOSensorKind>: Source {
     /// - Throws: ``SensorError`` when there is no fitting device (without hot-plug), an attribute cannot be read (a
     ///   zero scale, a malformed mount matrix or scan type), or the device cannot be configured for buffered mode.
     public func startMonitoring() throws(SensorError) {
-        try start()
-    }
-
-    /// Stops reading; in buffered mode the buffer is disabled and the device restored (scan elements, trigger).
-    public func stopMonitoring() {
-        let (sampler, hotplug) = state.withLock { state in
-            defer {
-                state.isRunning = false
-                state.run += 1
-                state.sampler = nil
-                state.samplerAttachment = nil
-                state.device = nil
-                state.hotplug = nil
+        try lifecycle.start { run throws(SensorError) in
+            state.withLock { $0.waitingReason = nil }
+            if let changes {
+                let subscription = changes.subscribe { [weak self] event in
+                    self?.handle(hotplug: event, run: run)
+                }
+                lifecycle.keep(run) { subscription.dispose() }
             }
-            return (state.sampler, state.hotplug)
-        }
-        hotplug?.dispose()
-        sampler?.stop()
-    }
-
-    private func start() throws(SensorError) {
-        let run: Int? = state.withLock { state in
-            guard !state.isRunning else { return nil }
-            state.isRunning = true
-            state.run += 1
-            state.waitingReason = nil
-            return state.run
-        }
-        guard let run else { return }
-        if let changes {
-            let subscription = changes.subscribe { [weak self] event in
-                self?.handle(hotplug: event, run: run)
-            }
-            let kept = state.withLock { state in
-                guard state.run == run else { return false }
-                state.hotplug = subscription
-                return true
-            }
-            if !kept { subscription.dispose() }
-        }
-        do throws(SensorError) {
             let device: IIODevice
             do throws(SensorError) {
                 device = try findDevice()
@@ -224,10 +189,29 @@ public final class IIOSensorMonitor<Kind: IIOSensorKind>: Source {
                 return
             }
             try attach(device, run: run)
-        } catch {
-            if state.withLock({ $0.run == run }) { stopMonitoring() }
-            throw error
         }
+    }
+
+    /// Stops reading; in buffered mode the buffer is disabled and the device restored (scan elements, trigger).
+    public func stopMonitoring() {
+        guard let run = lifecycle.stop() else { return }
+        releaseSampler(of: run)
+    }
+
+    /// Stops the sampler `run` attached, if it still reads; outside the lock, since stopping cancels an event-loop
+    /// registration, which waits for a handler that may itself be waiting for the lock.
+    func releaseSampler(of run: UInt64) {
+        let sampler = state.withLock { state -> (any IIOSampler)? in
+            guard state.samplerRun == run else { return nil }
+            defer {
+                state.sampler = nil
+                state.samplerAttachment = nil
+                state.samplerRun = nil
+                state.device = nil
+            }
+            return state.sampler
+        }
+        sampler?.stop()
     }
 
     /// The device to read: the one with ``deviceID`` or the first that fits.

@@ -37,23 +37,9 @@ public final class FileSystemMonitor: Source {
 
     private let eventLoop: EventLoop
     private let tuning: InotifyTuning
-    private let state = FutexMutex(State())
-
-    private struct State {
-        var phase = Phase.stopped
-        /// The last event published, for ``latest``.
-        var latest: SensorEvent<FileSystemEvent>?
-    }
-
-    /// Where the monitor is between start and stop; the lock is never held across a system call.
-    private enum Phase {
-        case stopped
-        /// ``startMonitoring()`` is adding the watches, outside the lock; a stop meanwhile replaces this phase, and the
-        /// starting thread, finding its attempt gone, closes what it opened.
-        case starting(StartAttempt)
-        /// Running; `registration` is nil until the starting thread has registered the session with the loop.
-        case running(InotifySession, registration: EventLoop.Registration?)
-    }
+    private let lifecycle = Lifecycle()
+    /// The last event published, for ``latest``.
+    private let lastEvent = FutexMutex<SensorEvent<FileSystemEvent>?>(nil)
 
     /// Creates a monitor for `path`, given as bytes; nothing is watched until ``startMonitoring()``.
     ///
@@ -86,9 +72,6 @@ public final class FileSystemMonitor: Source {
         self.tuning = tuning
     }
 
-    /// One call of ``startMonitoring()``, told apart by identity.
-    private final class StartAttempt: Sendable {}
-
     deinit { stopMonitoring() }
 
     /// "Files (PATH)", the path escaped like `ls -b`.
@@ -114,12 +97,7 @@ public final class FileSystemMonitor: Source {
     }
 
     /// Whether the monitor is running (or starting).
-    public var isMonitoring: Bool {
-        state.withLock { state in
-            if case .stopped = state.phase { return false }
-            return true
-        }
-    }
+    public var isMonitoring: Bool { lifecycle.isRunning }
 
     /// Starts watching; does nothing if already running.
     ///
@@ -129,87 +107,25 @@ public final class FileSystemMonitor: Source {
     ///   ``SensorError/limitReached(name:value:target:)`` naming `fs.inotify.max_user_watches` (or
     ///   `max_user_instances`) with its value. A recursive watch that cannot watch every directory fails as a whole.
     public func startMonitoring() throws(SensorError) {
-        let attempt = StartAttempt()
-        let mayStart = state.withLock { state in
-            guard case .stopped = state.phase else { return false }
-            state.phase = .starting(attempt)
-            return true
-        }
-        guard mayStart else { return }
-        let session: InotifySession
-        do {
-            session = try InotifySession(target: try resolveTarget(), eventLoop: eventLoop, tuning: tuning) {
+        try lifecycle.start { generation throws(SensorError) in
+            let session = try InotifySession(target: try resolveTarget(), eventLoop: eventLoop, tuning: tuning) {
                 [weak self] event in self?.deliver(event)
             }
-        } catch {
-            let stillOurs = state.withLock { state in
-                guard case .starting(let current) = state.phase, current === attempt else { return false }
-                state.phase = .stopped
-                return true
-            }
-            if stillOurs { throw error }
-            return
-        }
-        // Running from here: a stop now deactivates the session, and whoever sees the other done cleans up.
-        let stoppedWhileStarting = state.withLock { state in
-            guard case .starting(let current) = state.phase, current === attempt else { return true }
-            state.phase = .running(session, registration: nil)
-            return false
-        }
-        if stoppedWhileStarting {
-            session.close()
-            return
-        }
-        let registration: EventLoop.Registration
-        do {
-            registration = try eventLoop.register(fileDescriptor: session.fileDescriptor, interest: .readable) {
-                [session] _ in session.handleReadable()
-            }
-        } catch {
-            let stillOurs = state.withLock { state in
-                guard case .running(let current, _) = state.phase, current === session else { return false }
-                state.phase = .stopped
-                return true
-            }
-            session.close()
-            if stillOurs { throw error }
-            return
-        }
-        let stoppedMeanwhile = state.withLock { state in
-            guard case .running(let current, _) = state.phase, current === session else { return true }
-            state.phase = .running(session, registration: registration)
-            return false
-        }
-        if stoppedMeanwhile {
-            registration.cancel()
-            session.close()
+            // A stop that races this start deactivates the session at once, so nothing read before the watch below
+            // learns of the stop is published after the stop returned.
+            guard lifecycle.keep(generation, release: { session.deactivate() }) else { return session.close() }
+            try lifecycle.watch(
+                session.fileDescriptor, closing: { session.close() }, on: eventLoop, interest: .readable,
+                generation: generation
+            ) { _ in session.handleReadable() }
         }
     }
 
     /// Stops watching; does nothing if not running. May be called from inside a subscriber of ``readings``.
-    public func stopMonitoring() {
-        let stopped = state.withLock { state -> (InotifySession, EventLoop.Registration?)? in
-            switch state.phase {
-            case .stopped:
-                return nil
-            case .starting:
-                state.phase = .stopped
-                return nil
-            case .running(let session, let registration):
-                state.phase = .stopped
-                return (session, registration)
-            }
-        }
-        guard let (session, registration) = stopped else { return }
-        session.deactivate()
-        // Without a registration yet, the starting thread sees the stop, cancels and closes.
-        guard let registration else { return }
-        registration.cancel()
-        session.close()
-    }
+    public func stopMonitoring() { lifecycle.stop() }
 
     /// The last event published; `nil` before the first. Kept across stop and start.
-    public var latest: SensorEvent<FileSystemEvent>? { state.withLock { $0.latest } }
+    public var latest: SensorEvent<FileSystemEvent>? { lastEvent.withLock { $0 } }
 
     /// Does nothing: file events are relayed as the kernel reports them, and there is no state to re-read. After an
     /// ``SensorEvent/Kind/overflow`` event, rescan the tree yourself.
@@ -217,7 +133,7 @@ public final class FileSystemMonitor: Source {
 
     /// Remembers `event` as the latest, then publishes it, on the event-loop thread and never under the lock.
     private func deliver(_ event: SensorEvent<FileSystemEvent>) {
-        state.withLock { $0.latest = event }
+        lastEvent.withLock { $0 = event }
         readings.publish(event)
     }
 

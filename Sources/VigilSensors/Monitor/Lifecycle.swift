@@ -70,24 +70,32 @@ final class Lifecycle: Sendable {
     }
 
     /// Ends the run and releases everything it kept; does nothing when stopped.
-    func stop() { end(nil) }
+    ///
+    /// - Returns: The generation of the run it ended, or nil when none was running; for a source that also holds
+    ///   per-run state outside the lifecycle, to release only that run's.
+    @discardableResult
+    func stop() -> UInt64? { finish(nil) }
 
     /// Ends `generation`'s run when it is the current one (a failure seen by a loop callback of that run), or the
     /// current run when `generation` is nil.
     ///
     /// - Returns: Whether this call ended a run (false: it was over already).
     @discardableResult
-    func end(_ generation: UInt64?) -> Bool {
-        let releases = state.withLock { state -> [@Sendable () -> Void]? in
+    func end(_ generation: UInt64?) -> Bool { finish(generation) != nil }
+
+    /// Ends `generation`'s run (any run when nil) and releases what it kept; returns the generation it ended.
+    private func finish(_ generation: UInt64?) -> UInt64? {
+        let ended = state.withLock { state -> (UInt64, [@Sendable () -> Void])? in
             guard state.running, generation == nil || state.generation == generation else { return nil }
+            let ended = state.generation
             state.running = false
             state.generation &+= 1
             defer { state.releases = [] }
-            return state.releases
+            return (ended, state.releases)
         }
-        guard let releases else { return false }
+        guard let (generation, releases) = ended else { return nil }
         for release in releases.reversed() { release() }
-        return true
+        return generation
     }
 
     /// Releases what `generation`'s run kept and keeps running under a new generation, for a source that reopens by

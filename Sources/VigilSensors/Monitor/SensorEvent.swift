@@ -66,26 +66,12 @@ where Payload: Sendable & Hashable & Encodable & CustomStringConvertible {
         }
     }
 
-    private enum CodingKeys: String, CodingKey {
-        case event, status, reason, value, time
-    }
-
     public func encode(to encoder: any Encoder) throws {
         switch kind {
-        case .event(let payload) where EncodingShape.of(payload) == .keyed:
-            try payload.encode(to: encoder)
-        case .event(let payload):
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(payload, forKey: .value)
-        case .overflow:
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode("overflow", forKey: .event)
-        case .unavailable(let reason):
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode("unavailable", forKey: .status)
-            try container.encode(reason, forKey: .reason)
+        case .event(let payload): try ReadingEnvelope.encode(payload: payload, to: encoder)
+        case .overflow: try ReadingEnvelope.encode(event: "overflow", to: encoder)
+        case .unavailable(let reason): try ReadingEnvelope.encode(status: "unavailable", reason: reason, to: encoder)
         }
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(time, forKey: .time)
+        try ReadingEnvelope.encode(time: time, to: encoder)
     }
 }

@@ -68,26 +68,12 @@ where Value: Sendable & Equatable & Encodable & CustomStringConvertible {
         }
     }
 
-    private enum CodingKeys: String, CodingKey {
-        case status, reason, value, time
-    }
-
     public func encode(to encoder: any Encoder) throws {
         switch status {
-        case .value(let value) where EncodingShape.of(value) == .keyed:
-            try value.encode(to: encoder)
-        case .value(let value):
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(value, forKey: .value)
-        case .pending:
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode("pending", forKey: .status)
-        case .unavailable(let reason):
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode("unavailable", forKey: .status)
-            try container.encode(reason, forKey: .reason)
+        case .value(let value): try ReadingEnvelope.encode(payload: value, to: encoder)
+        case .pending: try ReadingEnvelope.encode(status: "pending", to: encoder)
+        case .unavailable(let reason): try ReadingEnvelope.encode(status: "unavailable", reason: reason, to: encoder)
         }
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(time, forKey: .time)
+        try ReadingEnvelope.encode(time: time, to: encoder)
     }
 }

@@ -38,6 +38,8 @@ public final class NetworkMonitor: Source, NetlinkDriven, Sendable {
         var generation: UInt64 = 0
         var machine: NetworkMonitorStateMachine?
         var lastPublished: NetworkPath?
+        /// The dumps completed, counted once what they found has been published (or found unchanged).
+        var settledDumps = 0
     }
 
     /// The human name of the source.
@@ -124,6 +126,10 @@ public final class NetworkMonitor: Source, NetlinkDriven, Sendable {
     /// that a released monitor leaves none behind.
     package var loopRegistrations: [EventLoop.Registration] { driver.registrations }
 
+    /// How many dumps of the current socket have completed and had what they found published (or found unchanged),
+    /// so tests can wait for a refresh to be over instead of sleeping.
+    package var settledDumps: Int { state.withLock { $0.settledDumps } }
+
     /// Makes the next read of the socket fail with `errno`, as if `recvmsg(2)` had, so tests can watch the monitor
     /// publish the error and recover.
     package func simulateSocketError(_ errno: Errno) { driver.simulateSocketError(errno, for: self) }
@@ -142,6 +148,7 @@ public final class NetworkMonitor: Source, NetlinkDriven, Sendable {
         state.withLock { state in
             state.generation = generation
             state.machine = machine
+            state.settledDumps = 0
             if isStart { state.lastPublished = nil }
         }
         if isStart { readings.publish(.pending) }
@@ -184,14 +191,19 @@ public final class NetworkMonitor: Source, NetlinkDriven, Sendable {
             guard let actions else { return }
             try perform(actions, on: socket, generation)
         }
-        let (current, changed) = state.withLock { state -> (Bool, NetworkPath?) in
-            guard state.generation == generation, let path = state.machine?.publishablePath else { return (false, nil) }
-            guard !path.hasSameContent(as: state.lastPublished) else { return (true, nil) }
+        let (current, changed, dumps) = state.withLock { state -> (Bool, NetworkPath?, Int) in
+            guard state.generation == generation, let machine = state.machine, let path = machine.publishablePath
+            else { return (false, nil, 0) }
+            guard !path.hasSameContent(as: state.lastPublished) else { return (true, nil, machine.completedDumps) }
             state.lastPublished = path
-            return (true, path)
+            return (true, path, machine.completedDumps)
         }
-        if current { driver.succeeded() }
+        guard current else { return }
+        driver.succeeded()
         if let changed { readings.publish(SensorReading(.value(changed), time: changed.time)) }
+        state.withLock { state in
+            if state.generation == generation { state.settledDumps = max(state.settledDumps, dumps) }
+        }
     }
 
     /// Publishes the failure as an unavailable reading; the mirror starts over with the reopened socket's dump.

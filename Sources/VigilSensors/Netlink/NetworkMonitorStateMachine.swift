@@ -50,6 +50,8 @@ struct NetworkMonitorStateMachine {
     private var redoAfterDump = false
     private var nextSequence: UInt32 = 1
     private var failures = 0
+    /// How many dumps ran to their end.
+    private(set) var completedDumps = 0
     private let port: UInt32
     private let sysfsRoot: String?
 
@@ -107,6 +109,7 @@ struct NetworkMonitorStateMachine {
                 staging = nil
                 dump = nil
                 failures = 0
+                completedDumps += 1
                 return []
             }
             return request(Step.allCases[index + 1])

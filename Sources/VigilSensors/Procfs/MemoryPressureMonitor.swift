@@ -4,10 +4,12 @@ import Vigil
 ///
 /// When it starts, the monitor opens the PSI file read-write and writes a kernel trigger (by default
 /// `some 150000 1000000`: wake when tasks stall 150 ms within any 1 s window), then watches the file for `POLLPRI`,
-/// re-reading it from offset 0 on each wake-up. The kernel may refuse the trigger (`EINVAL` on kernels or cgroup
-/// setups without trigger support, `EACCES`/`EPERM` without privileges for short windows), the event loop may refuse
-/// the file, or the file may not be procfs at all (a fake tree); then the monitor polls the averages instead and
-/// says why in the reading's ``PressureStall/mode``. It polls every ``updateInterval`` in both modes, since nothing
+/// re-reading it from offset 0 on each wake-up. Without `CAP_SYS_RESOURCE` (in many containers and VMs, even as root)
+/// the kernel takes only windows that are whole multiples of 2 s and answers `EINVAL` to others: the monitor then
+/// writes the same share of stall over the next such window (`some 300000 2000000` for the default) and reports
+/// ``PressureStall/Mode/trigger`` as usual. The kernel may still refuse the trigger (`EINVAL` on kernels or cgroup
+/// setups without trigger support), the event loop may refuse the file, or the file may not be procfs at all (a fake
+/// tree); then the monitor polls the averages instead and says why in the reading's ``PressureStall/mode``. It polls every ``updateInterval`` in both modes, since nothing
 /// notifies when pressure falls again.
 ///
 /// Readings are a `BehaviorSubject` holding the latest ``SensorReading`` of a ``PressureStall`` (percentages of
@@ -31,6 +33,19 @@ public final class MemoryPressureMonitor: Source {
 
         /// The text written to the PSI file, NUL-terminated as the kernel expects.
         var bytes: [UInt8] { Array("\(kind) \(stallMicroseconds) \(windowMicroseconds)".utf8) + [0] }
+
+        /// The window granularity the kernel requires of a writer without `CAP_SYS_RESOURCE`.
+        static let unprivilegedWindowStep = 2_000_000
+
+        /// The same share of stall over the next window an unprivileged writer may use, or nil when this window is
+        /// one already.
+        var unprivileged: Trigger? {
+            let step = Self.unprivilegedWindowStep
+            guard windowMicroseconds > 0, !windowMicroseconds.isMultiple(of: step) else { return nil }
+            let window = (windowMicroseconds / step + 1) * step
+            let stall = Int((Double(stallMicroseconds) * Double(window) / Double(windowMicroseconds)).rounded())
+            return Trigger(kind: kind, stallMicroseconds: stall, windowMicroseconds: window)
+        }
     }
 
     /// The PSI file read.
@@ -121,7 +136,7 @@ public final class MemoryPressureMonitor: Source {
             return .polling(reason: "the kernel refused the trigger: \(error)")
         }
         do {
-            try attribute.write(trigger.bytes)
+            try Self.write(trigger, to: attribute)
         } catch {
             attribute.close()
             return .polling(reason: "the kernel refused the trigger: \(error)")
@@ -133,6 +148,20 @@ public final class MemoryPressureMonitor: Source {
             return .trigger
         } catch {
             return .polling(reason: "the trigger cannot be watched: \(error)")
+        }
+    }
+
+    /// Writes `trigger`, or, when the kernel refuses its window with `EINVAL`, the unprivileged form of it.
+    ///
+    /// - Throws: The error of the last write tried.
+    private static func write(_ trigger: Trigger, to attribute: OpenAttribute) throws(SensorError) {
+        do {
+            try attribute.write(trigger.bytes)
+        } catch {
+            guard case .systemCall(_, _, let errno) = error, errno == .invalidArgument,
+                let unprivileged = trigger.unprivileged
+            else { throw error }
+            try attribute.write(unprivileged.bytes)
         }
     }
 }

@@ -24,12 +24,13 @@ enum SysfsClass {
     ///
     /// - Parameters:
     ///   - attributes: The attribute names to read for a device directory (it may list the directory).
+    ///   - binaryAttributes: Attributes read as bytes, each with the most bytes it may hold.
     ///   - parse: Builds a device from its attribute texts; it decides which bad attribute hides what.
     /// - Throws: A ``SensorError`` when the class directory exists but cannot be listed, or when `root` itself is
     ///   gone.
     static func read<Device>(
         root: String, className: String, include: (String) -> Bool = { _ in true },
-        attributes: (String) throws(SensorError) -> [String],
+        attributes: (String) throws(SensorError) -> [String], binaryAttributes: [String: Int] = [:],
         parse: (_ name: String, _ read: AttributeTexts, _ origin: String) throws(SensorError) -> Device
     ) throws(SensorError) -> Devices<Device> {
         let classPath = BytePath(path(root: root, className: className))
@@ -50,7 +51,8 @@ enum SysfsClass {
             do {
                 guard try isDeviceDirectory(directory) else { continue }
                 let origin = directory.displayText
-                let read = try SysfsFile.readAttributeTexts(in: directory, names: try attributes(origin))
+                let read = try SysfsFile.readAttributeTexts(
+                    in: directory, names: try attributes(origin), binary: binaryAttributes)
                 result.devices.append(try parse(entry.displayText, read, origin))
             } catch .vanished, .notFound(path: directory.displayText) {
                 continue

@@ -21,11 +21,21 @@ extension SysfsFile {
 
     /// Reads the attributes of a directory named by bytes (a device whose name is not UTF-8); see
     /// the `String` `readAttributeTexts(in:names:)`. Failures name the directory as ``BytePath/displayText``.
-    static func readAttributeTexts(in directory: BytePath, names: [String]) throws(SensorError) -> AttributeTexts {
+    ///
+    /// `binary` names attributes read as bytes (such as a DRM connector's `edid`) into ``AttributeTexts/bytes``, each
+    /// with the most bytes it may hold; a longer one is a ``SensorError/fileTooLarge(path:limit:)`` failure.
+    static func readAttributeTexts(
+        in directory: BytePath, names: [String], binary: [String: Int] = [:]
+    ) throws(SensorError) -> AttributeTexts {
         var result = AttributeTexts()
-        for name in names {
+        for name in names + binary.keys.sorted() {
             do {
-                result.texts[name] = try readText(directory.appending(BytePath(name)))
+                let path = directory.appending(BytePath(name))
+                if let limit = binary[name] {
+                    result.bytes[name] = try readBytes(path, limit: limit)
+                } else {
+                    result.texts[name] = try readText(path)
+                }
             } catch .notFound {
                 if !exists(directory) { throw SensorError.vanished(path: directory.displayText) }
             } catch {
@@ -40,6 +50,8 @@ extension SysfsFile {
 struct AttributeTexts: Sendable, Equatable {
     /// Attribute text (trailing newline removed) by attribute name.
     var texts: [String: String] = [:]
+    /// The content of each binary attribute read, by attribute name.
+    var bytes: [String: [UInt8]] = [:]
     /// Why an attribute that exists could not be read, by attribute name.
     var failures: [String: SensorError] = [:]
 }

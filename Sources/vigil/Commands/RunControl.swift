@@ -13,21 +13,16 @@ final class RunControl: Sendable {
     private let ended = DispatchSemaphore(value: 0)
     private let signalQueue = DispatchQueue(label: "vigil.signals")
 
-    /// Starts handling SIGINT (status 130) and SIGTERM (status 143) through Dispatch signal sources.
-    ///
-    /// The default actions are ignored, so the handlers run on a queue of their own whatever the other threads do.
+    /// Starts handling SIGINT (status 130) and SIGTERM (status 143), which the command blocked first
+    /// (``HandledSignals/block(_:)``), on a queue of their own whatever the other threads do.
     ///
     /// - Returns: The signal sources; keep them for as long as the signals should be handled.
     func handleSignals() -> [any DispatchSourceSignal] {
-        return [SIGINT, SIGTERM].map { number in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: signalQueue)
-            source.setEventHandler { [self] in
+        HandledSignals.stop.map { number in
+            HandledSignals.source(number, on: signalQueue) { [self] in
                 signalStatus.store(128 + number, ordering: .relaxed)
                 finish(128 + number)
             }
-            source.resume()
-            return source
         }
     }
 

@@ -3,6 +3,7 @@ import VigilSensors
 /// `vigil watch`: starts the named sources (or every available one) and prints readings until the run ends.
 enum WatchCommand {
     static func run(_ arguments: Arguments) throws(ToolError) -> Int32 {
+        HandledSignals.block(HandledSignals.stop)
         let options = try arguments.sourceOptions()
         let targets = try WatchSelection.targets(arguments, options: options)
         if !arguments.positional.isEmpty && !arguments.flag("--wait") {

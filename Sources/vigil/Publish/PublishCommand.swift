@@ -22,12 +22,7 @@ enum PublishCommand {
     ///   start.
     /// - Returns: The exit status: 130 after SIGINT, 143 after SIGTERM.
     static func run(_ arguments: Arguments) throws(ToolError) -> Int32 {
-        // SIGINT and SIGTERM are blocked before any thread starts (threads inherit the mask) and taken with sigwait.
-        var stopSignals = sigset_t()
-        sigemptyset(&stopSignals)
-        sigaddset(&stopSignals, SIGINT)
-        sigaddset(&stopSignals, SIGTERM)
-        pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
+        HandledSignals.block(HandledSignals.stop)
         let options = try PublishOptions(arguments)
         let targets = try WatchSelection.targets(arguments, options: try arguments.sourceOptions())
         let host = hostName()
@@ -74,9 +69,7 @@ enum PublishCommand {
         }
         let names = targets.map(\.key).joined(separator: ", ")
         printError("vigil: publishing \(names) to \(prefix)/… on \(options.host):\(options.port); Ctrl-C to stop")
-        var received: Int32 = 0
-        sigwait(&stopSignals, &received)
-        return 128 + received
+        return 128 + HandledSignals.wait(for: HandledSignals.stop)
     }
 
     private static func makePublisher(_ options: PublishOptions, prefix: String) throws(ToolError) -> MQTTPublisher {

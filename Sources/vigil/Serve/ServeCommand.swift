@@ -10,6 +10,7 @@ enum ServeCommand {
     ///
     /// - Returns: The exit status: 130 after SIGINT, 143 after SIGTERM.
     static func run(_ arguments: Arguments) throws(ToolError) -> Int32 {
+        HandledSignals.block(HandledSignals.stop)
         let parsed = try ServeOptions(arguments)
         let exporter = MetricsExporter()
         var running: [CatalogSource] = []
@@ -78,7 +79,7 @@ enum ServeCommand {
         printError(
             "vigil: serving \(names.isEmpty ? "no running source" : names) at \(places.joined(separator: " and ")); Ctrl-C to stop"
         )
-        return waitForSignal()
+        return 128 + HandledSignals.wait(for: HandledSignals.stop)
     }
 
     /// The sources to serve: those named, or every source that needs no argument.
@@ -109,27 +110,5 @@ enum ServeCommand {
     private static func reason(_ availability: Availability) -> String {
         guard case .unavailable(let reason, let detail) = availability else { return "" }
         return "\(reason): \(detail)"
-    }
-
-    /// Blocks until SIGINT or SIGTERM.
-    ///
-    /// - Returns: 128 plus the signal's number, the shell's convention (130, 143).
-    private static func waitForSignal() -> Int32 {
-        let stop = DispatchSemaphore(value: 0)
-        let queue = DispatchQueue(label: "vigil.signals")
-        let received = Atomic<Int32>(0)
-        let sources = [SIGINT, SIGTERM].map { number in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-            source.setEventHandler {
-                received.store(number, ordering: .relaxed)
-                stop.signal()
-            }
-            source.resume()
-            return source
-        }
-        stop.wait()
-        for source in sources { source.cancel() }
-        return 128 + received.load(ordering: .relaxed)
     }
 }

@@ -13,6 +13,7 @@ enum TopCommand {
     /// - Throws: ``ToolError`` for a usage mistake or a standard output that is not a terminal (status 2), and for a
     ///   watched folder that cannot be watched (status 1).
     static func run(_ arguments: Arguments) throws(ToolError) -> Int32 {
+        HandledSignals.block(handledSignals.map(\.number) + [SIGWINCH])
         guard arguments.positional.count <= 1 else {
             throw .usage("top takes at most one PATH, got \(arguments.positional.joined(separator: " "))")
         }
@@ -23,7 +24,7 @@ enum TopCommand {
         let options = try arguments.sourceOptions()
         let entries = rowEntries(options)
         let ending = TopEnding()
-        let signals = ending.listen(to: [(SIGINT, 130), (SIGTERM, 143), (SIGHUP, 129)])
+        let signals = ending.listen(to: handledSignals)
         defer { for source in signals { source.cancel() } }
         guard let terminal = TerminalSession.enter(descriptor: STDOUT_FILENO) else {
             throw .usage("top draws on a terminal and standard output is not one; use vigil watch for pipes")
@@ -57,7 +58,7 @@ enum TopCommand {
             }
         }
         let others = [
-            ending.listen(to: SIGWINCH, on: dashboard.queue) { dashboard.resized() },
+            HandledSignals.source(SIGWINCH, on: dashboard.queue) { dashboard.resized() },
             ending.readKeys(on: dashboard.queue),
             ending.repeating(every: .seconds(1), on: dashboard.queue) { dashboard.sample() },
         ]
@@ -65,6 +66,9 @@ enum TopCommand {
         dashboard.queue.async { dashboard.draw() }
         return ending.wait()
     }
+
+    /// The signals that end the dashboard, with the exit status each gives.
+    static let handledSignals: [(number: Int32, status: Int32)] = [(SIGINT, 130), (SIGTERM, 143), (SIGHUP, 129)]
 
     /// The sources shown as rows: every available one that takes no argument, except those with a pane of their own
     /// and `battery`, whose batteries the `power` rows already plot.

@@ -26,22 +26,11 @@ final class TopEnding: Sendable {
         return status.withLock { $0 ?? 0 }
     }
 
-    /// Ends with each signal's status when it arrives (the signals' default actions are turned off).
+    /// Ends with each signal's status when it arrives (the command blocked them first: ``HandledSignals/block(_:)``).
     func listen(to signals: [(number: Int32, status: Int32)]) -> [any DispatchSourceProtocol] {
         signals.map { number, status in
-            listen(to: number, on: queue) { [self] in end(status) }
+            HandledSignals.source(number, on: queue) { [self] in end(status) }
         }
-    }
-
-    /// Runs `handler` on `queue` each time signal `number` arrives, instead of its default action.
-    func listen(to number: Int32, on queue: DispatchQueue, _ handler: @escaping @Sendable () -> Void)
-        -> any DispatchSourceProtocol
-    {
-        signal(number, SIG_IGN)
-        let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-        source.setEventHandler(handler: handler)
-        source.resume()
-        return source
     }
 
     /// Reads keys from standard input on `queue`: `q` ends with 0, Ctrl-C (a byte in raw mode) with 130. At end of

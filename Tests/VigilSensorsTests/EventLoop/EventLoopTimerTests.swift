@@ -8,8 +8,8 @@ import VigilTesting
 
 /// The loop's timers: one descriptor and a deadline heap, on the loop's clock.
 ///
-/// Ten minutes, as the other suites on a manual-clock loop: the loop's sleeper is a task, which needs a thread of the
-/// test run's two-thread pool, and other suites' blocking tests held both for over a minute under ThreadSanitizer.
+/// Ten minutes, as the other suites on a manual-clock loop: a test's own task still needs a thread of the test run's
+/// two-thread pool, and other suites' blocking tests held both for over a minute under ThreadSanitizer.
 @Suite(.timeLimit(.minutes(10))) struct EventLoopTimerTests {
     /// What the handlers saw, in order: a name and the manual clock's time when it ran.
     private final class Firings: Sendable {
@@ -36,6 +36,27 @@ import VigilTesting
             guard case .invalidArgument(let name, _, let reason) = error as? SensorError else { return false }
             return name == "interval" && reason.contains("1 ms")
         }
+    }
+
+    /// A loop on a manual clock runs its timers while every thread of the concurrency pool is blocked: its sleeper
+    /// runs on a thread of its own. It used to be a task on the pool, and advancing the clock waited for a free
+    /// pool thread as long as other work held them all.
+    @Test func aTimerOnAManualClockFiresWhileThePoolIsBlocked() async throws {
+        let clock = ManualClock()
+        let loop = EventLoop(clock: clock)
+        defer { loop.shutdown() }
+        let fired = DispatchSemaphore(value: 0)
+        let timer = try loop.schedule(after: .seconds(1)) { fired.signal() }
+        defer { timer.cancel() }
+        // The test's own advancing runs on a thread of its own too, so that only the sleeper could need the pool.
+        let advancing = SleeperExecutor()
+        let firedWhileBlocked = await offThePool {
+            let blocked = PoolBlocker()
+            defer { blocked.release() }
+            Task(executorPreference: advancing) { await clock.advance(by: .seconds(1)) }
+            return fired.wait(timeout: .now() + 10) == .success
+        }
+        #expect(firedWhileBlocked, "the timer waited for a thread of the blocked pool")
     }
 
     @Test func fiftyTimersShareTheLoopsOneTimerDescriptor() throws {

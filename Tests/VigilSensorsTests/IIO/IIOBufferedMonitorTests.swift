@@ -1,4 +1,5 @@
 import Glibc
+import Synchronization
 import Testing
 import Vigil
 import VigilSensors
@@ -173,6 +174,38 @@ extension IIOBufferedMonitorTests {
             guard case .unsupported(_, let reason) = error as? SensorError else { return false }
             return reason.contains("anglvel_z")
         }
+        #expect(tree.read("\(Self.device)/buffer/enable") == "0")
+    }
+}
+
+extension IIOBufferedMonitorTests {
+    /// Stops racing starts never leave a registration or an open device node behind. The sampler used to publish
+    /// its open node before registering it: a stop in between closed the node, and the registration that followed
+    /// was never cancelled (the loop then watched a closed descriptor, or whatever reused its number).
+    @Test func stopsRacingStartsLeaveNoRegistrationAndNoOpenNode() {
+        let tree = Self.gyroscopeTree()
+        let loop = EventLoop()
+        defer { loop.shutdown() }
+        let monitor = GyroscopeMonitor(root: tree.root, mode: .buffered(length: 32), eventLoop: loop)
+        let node = tree.root + "/dev/iio:device0"
+        var leaked = 0
+        for _ in 0..<300 {
+            let started = Atomic<Bool>(false)
+            concurrently(2) { index in
+                if index == 0 {
+                    try? monitor.startMonitoring()
+                    started.store(true, ordering: .releasing)
+                } else {
+                    // Stops all through the start, so that one lands inside each of its steps.
+                    while !started.load(ordering: .acquiring) { monitor.stopMonitoring() }
+                }
+            }
+            monitor.stopMonitoring()
+            if loop.registrationCount != 0 { leaked += 1 }
+        }
+        #expect(leaked == 0, "\(leaked) of 300 rounds left a registration behind")
+        #expect(loop.registrationCount == 0)
+        #expect(ProcessProbe.openDescriptorCount(linkingTo: node) == 0)
         #expect(tree.read("\(Self.device)/buffer/enable") == "0")
     }
 }

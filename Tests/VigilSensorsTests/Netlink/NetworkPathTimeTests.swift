@@ -25,10 +25,13 @@ struct NetworkPathTimeTests {
         let first = monitor.readings.value
         #expect(beforeStart <= first.time.monotonic && first.time.monotonic <= afterDump)
 
-        // The same tables dumped again: the new path differs only in its time, so it is not published.
+        // The same tables dumped again: the new path differs only in its time, so it is not published. Waiting for
+        // that dump to be settled (not for a fixed time) makes a publication, had there been one, already visible.
+        #expect(await eventually(within: 20) { monitor.settledDumps >= 1 })
         let count = published.withLock { $0.count }
+        let dumps = monitor.settledDumps
         monitor.refresh()
-        try await Task.sleep(for: .milliseconds(300))
+        #expect(await eventually(within: 20) { monitor.settledDumps > dumps }, "the refresh's dump never completed")
         #expect(published.withLock { $0.count } == count, "\(published.withLock { $0.map(\.description) })")
         #expect(monitor.readings.value == first)
 

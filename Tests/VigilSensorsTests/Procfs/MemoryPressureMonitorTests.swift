@@ -1,7 +1,9 @@
+import Glibc
 import Testing
 import Vigil
-import VigilSensors
 import VigilTestSupport
+
+@testable import VigilSensors
 
 @Suite(.timeLimit(.minutes(10))) struct MemoryPressureMonitorTests {
     static let calm =
@@ -39,12 +41,38 @@ import VigilTestSupport
         case .trigger:
             break
         case .polling(let reason):
-            // This CI machine answers EINVAL to a trigger written as root: the refusal must be detected and named.
+            // A kernel that refuses even the unprivileged form: the refusal must be detected and named.
+            #expect(!Self.kernelTakesATrigger(), "the kernel takes a 2 s trigger, yet the monitor polls: \(reason)")
             #expect(reason.contains("refused") || reason.contains("cannot be watched"))
         case .snapshot:
             Issue.record("a running monitor must say trigger or polling")
         }
         #expect((0...100).contains(reading.some.avg10))
+    }
+
+    /// Without `CAP_SYS_RESOURCE` (this VM's root lacks it) the kernel answers EINVAL to the default 1 s window and
+    /// takes only multiples of 2 s: the monitor used to poll here; it now writes the same share over 2 s.
+    @Test func theUnprivilegedFormKeepsTheStallShareOverAWholeTwoSeconds() {
+        typealias Trigger = MemoryPressureMonitor.Trigger
+        #expect(
+            Trigger().unprivileged == Trigger(kind: "some", stallMicroseconds: 300_000, windowMicroseconds: 2_000_000))
+        #expect(
+            Trigger(kind: "full", stallMicroseconds: 100_000, windowMicroseconds: 500_000).unprivileged
+                == Trigger(kind: "full", stallMicroseconds: 400_000, windowMicroseconds: 2_000_000))
+        #expect(
+            Trigger(stallMicroseconds: 1_000_000, windowMicroseconds: 3_000_000).unprivileged
+                == Trigger(stallMicroseconds: 1_333_333, windowMicroseconds: 4_000_000))
+        #expect(Trigger(windowMicroseconds: 4_000_000).unprivileged == nil)
+        #expect(Trigger(windowMicroseconds: 0).unprivileged == nil)
+    }
+
+    /// Whether this kernel takes the default trigger's unprivileged form, written directly.
+    static func kernelTakesATrigger() -> Bool {
+        let fd = open("/proc/pressure/memory", O_RDWR | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        let text = Array("some 300000 2000000".utf8) + [0]
+        return text.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) } == text.count
     }
 
     @Test func pollOnlyWhenNoTriggerIsRequested() throws {

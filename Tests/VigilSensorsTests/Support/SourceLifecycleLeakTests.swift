@@ -93,6 +93,13 @@ import VigilTestSupport
         ("power supply", { root in PowerSupplyMonitor(root: fakeSysfs(root), updateInterval: .milliseconds(20)) }),
         ("backlight", { root in BacklightMonitor(root: fakeSysfs(root), updateInterval: .milliseconds(20)) }),
         (
+            "displays",
+            { root in
+                DisplayMonitor(
+                    root: fakeSysfs(root), updateInterval: .milliseconds(20), changes: PublishSubject<DeviceEvent>())
+            }
+        ),
+        (
             "attribute",
             { root in
                 AttributeMonitor(
@@ -166,6 +173,8 @@ import VigilTestSupport
         tree.device("class/power_supply/AC", ["type": "Mains", "online": "1"])
         tree.device(
             "class/backlight/panel", ["brightness": "10", "max_brightness": "100", "actual_brightness": "10"])
+        tree.device("class/drm/card0-DP-1", ["status": "connected", "modes": "1920x1080"])
+        tree.write("class/drm/card0-DP-1/edid", bytes: Fixtures.edid("monitor-dell-u2719d-dp-cta.bin") ?? [])
         return tree.root
     }
 

@@ -1,0 +1,40 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+/// Holds the threads of Swift concurrency's shared pool blocked until ``release()``, to show that something does not
+/// need one of them.
+///
+/// Blocks more tasks than the pool has threads (libdispatch adds threads for blocked ones only slowly), and waits
+/// until a core's worth of them are running, so that the pool is full when the initializer returns. Call it off the
+/// pool (``offThePool(_:)``): a test task that blocks the pool waits behind its own blockers.
+package final class PoolBlocker: Sendable {
+    private let gate = DispatchSemaphore(value: 0)
+    private let running = Atomic<Int>(0)
+    private let count: Int
+
+    /// Starts `count` blocking tasks and waits (five seconds at most) until a core's worth of them run.
+    package init(tasks count: Int = 4 * ProcessInfo.processInfo.activeProcessorCount) {
+        self.count = count
+        for _ in 0..<count {
+            Task.detached { [self] in
+                running.add(1, ordering: .relaxed)
+                block()
+            }
+        }
+        let deadline = ContinuousClock.now + .seconds(5)
+        while running.load(ordering: .relaxed) < ProcessInfo.processInfo.activeProcessorCount,
+            ContinuousClock.now < deadline
+        {
+            usleep(1_000)
+        }
+    }
+
+    /// Lets every blocking task finish.
+    package func release() {
+        for _ in 0..<count { gate.signal() }
+    }
+
+    /// Waits on the gate; synchronous, since an async context may not wait on a semaphore.
+    private func block() { gate.wait() }
+}
