@@ -71,7 +71,25 @@ package final class FakeMachine {
         machine.etc.write(
             "os-release", "PRETTY_NAME=\"Debian GNU/Linux 12 (bookworm)\"\nID=debian\nVERSION_ID=\"12\"\n")
         machine.etc.write("machine-id", "3d1219c7c4c5404aaa1f6d2a48adfda4\n")
+        machine.addSuspendStatistics()
         return machine
+    }
+}
+
+extension FakeMachine {
+    /// `power/suspend_stats` as the kernel shows it after 12 suspends and one failure (a device `alarm` that
+    /// refused to freeze with `EBUSY`), without the hardware-sleep times of ACPI low-power idle machines.
+    package func addSuspendStatistics() {
+        var attributes = [
+            "success": "12", "fail": "1", "last_failed_dev": "alarm", "last_failed_errno": "-16",
+            "last_failed_step": "freeze",
+        ]
+        for step in [
+            "freeze", "prepare", "suspend", "suspend_late", "suspend_noirq", "resume_noirq", "resume_early", "resume",
+        ] {
+            attributes["failed_" + step] = step == "freeze" ? "1" : "0"
+        }
+        sys.device("power/suspend_stats", attributes)
     }
 }
 

@@ -65,6 +65,13 @@ struct ServeCommandTests {
         scratch.write("\(sys)/class/dmi/id/sys_vendor", "Vendor \"quoted\" \\ back\n")
         scratch.write("\(sys)/class/dmi/id/product_name", "line\nbreak\n")
         scratch.write("\(sys)/class/dmi/id/chassis_type", "300\n")
+        // Suspend statistics with a device name that needs escaping and counters at the kernel's `%u` maximum.
+        for (name, value) in [
+            "success": "4294967295", "fail": "1", "failed_freeze": "1", "last_failed_dev": "usb\"1\\x",
+            "last_failed_errno": "-16", "last_failed_step": "freeze", "total_hw_sleep": "18446744073709551615",
+        ] {
+            scratch.write("\(sys)/power/suspend_stats/\(name)", value + "\n")
+        }
         scratch.write("proc/sys/kernel/hostname", "host\"\\name\n")
         scratch.write("proc/stat", "cpu  10 0 10 100 0\ncpu0 5 0 5 50 0\ncpu1 5 0 5 50 0\n")
         scratch.write(
@@ -97,6 +104,7 @@ struct ServeCommandTests {
             "vigil_pressure_memory_waiting_seconds_total", "vigil_network_up", "vigil_filesystem_size_bytes",
             "vigil_clock_changes_total", "vigil_netlink_overflows_total", "vigil_display_connected",
             "vigil_display_info", "vigil_dmi_info", "vigil_uname_info", "vigil_device_info",
+            "vigil_suspend_slept_seconds_total", "vigil_suspend_failed_steps_total", "vigil_suspend_last_failure_info",
         ]
         let complete = eventually(timeout: 30) {
             exposition = LoopbackClient.get(port: allPort, "/metrics")?.body ?? ""

@@ -1,9 +1,10 @@
 extension SourceCatalog {
     /// The sysfs and procfs sources: `battery`, `power`, `thermal`, `hwmon`, `backlight`, `displays`, `cpu`, `memory`,
-    /// `storage`, `pressure`, `clock` and `device`.
+    /// `storage`, `pressure`, `clock`, `device` and `sleep`.
     ///
     /// sysfs sources read under ``Options/sysfsRoot``, procfs sources under ``Options/procfsRoot``; `storage` reports
-    /// the file system of `/`; `device` reads all three roots and ``Options/etcRoot``.
+    /// the file system of `/`; `device` reads all three roots and ``Options/etcRoot``; `sleep` reads the kernel's
+    /// clocks and the suspend statistics under ``Options/sysfsRoot``.
     static var systemEntries: [Entry] {
         [
             battery,
@@ -41,6 +42,9 @@ extension SourceCatalog {
                 DeviceIdentityMonitor(
                     sysfsRoot: options.sysfsRoot, procfsRoot: options.procfsRoot, etcRoot: options.etcRoot,
                     eventLoop: options.eventLoop)
+            },
+            .source(id: "sleep", name: "Sleep and resume (boot-time clock, suspend_stats)") { options, _ in
+                SleepMonitor(root: options.sysfsRoot, eventLoop: options.eventLoop)
             },
         ]
     }

@@ -20,6 +20,7 @@ public final class DisplayMonitor: Source {
     /// The sysfs root, `/sys` unless reading a fake or captured tree.
     public let root: String
     private let changes: (any ObservableType<DeviceEvent>)?
+    private let eventLoop: EventLoop
     private let driver: PollingDriver<DisplayReading>
     private let lifecycle = Lifecycle()
 
@@ -37,6 +38,7 @@ public final class DisplayMonitor: Source {
     ) {
         self.root = root
         self.changes = changes
+        self.eventLoop = eventLoop
         driver = PollingDriver(interval: updateInterval, eventLoop: eventLoop) { () throws(SensorError) in
             try DisplayReading.read(root: root)
         }
@@ -71,6 +73,7 @@ public final class DisplayMonitor: Source {
         try lifecycle.start { (generation) throws(SensorError) in
             try driver.start()
             lifecycle.keep(generation) { [driver] in driver.stop() }
+            lifecycle.refreshAfterWake(on: eventLoop, generation: generation) { [weak self] in self?.refresh() }
             if let changes {
                 let subscription = changes.subscribe { [weak self] event in
                     if Self.isHotplug(event) { self?.refresh() }

@@ -66,6 +66,8 @@ public final class EventLoop: Sendable {
 
     private let state = FutexMutex(State())
     private let clock: LoopClock
+    /// Notices wakes from a suspend for the sources on this loop that re-read after one (see ``WakeWatch``).
+    package let wakeWatch = WakeWatch()
     /// `pthread_self()` of the loop thread, 0 before it starts.
     private let loopThread = Atomic<UInt>(0)
 

@@ -73,6 +73,7 @@ public final class DeviceIdentityMonitor: Source {
             watchMode.value = watchHostname(generation)
             try driver.start()
             lifecycle.keep(generation) { [driver] in driver.stop() }
+            lifecycle.refreshAfterWake(on: eventLoop, generation: generation) { [weak self] in self?.refresh() }
         }
     }
 

@@ -85,6 +85,11 @@ final class NetlinkDriver: Sendable {
     /// Closes the socket and cancels every timer; nothing of the run is called back afterwards.
     func stop() { lifecycle.stop() }
 
+    /// Calls `refresh` after every wake from a suspend while `generation`'s socket is open (see ``WakeWatch``).
+    func refreshAfterWake(generation: UInt64, _ refresh: @escaping @Sendable () -> Void) {
+        lifecycle.refreshAfterWake(on: loop, generation: generation, refresh)
+    }
+
     /// Restarts the backoff after a success (a dump completed, a socket reopened).
     func succeeded() { state.withLock { $0.backoff.reset() } }
 

@@ -152,6 +152,8 @@ public final class NetworkMonitor: Source, NetlinkDriven, Sendable {
             if isStart { state.lastPublished = nil }
         }
         if isStart { readings.publish(.pending) }
+        // Links, addresses and routes may have changed unseen while the machine slept: dump again after a wake.
+        driver.refreshAfterWake(generation: generation) { [weak self] in self?.refresh() }
         try perform(actions, on: socket, generation)
     }
 

@@ -10,4 +10,9 @@ final class SharedValue<Value: Sendable>: Sendable {
         get { storage.withLock { $0 } }
         set { storage.withLock { $0 = newValue } }
     }
+
+    /// Reads and changes the value in one step, under the lock; `body` must not call out.
+    func withLock<Result>(_ body: (inout Value) -> Result) -> Result {
+        storage.withLock { body(&$0) }
+    }
 }

@@ -2,12 +2,15 @@ import CLinuxSupport
 import Glibc
 import Vigil
 
-/// Reports when the wall clock is set (by NTP stepping it, a user, or a resume that corrects it).
+/// Reports when the wall clock jumps: set (by NTP stepping it, a user) or carried forward by a resume from suspend.
 ///
 /// The monitor keeps a `timerfd` on `CLOCK_REALTIME` armed far in the future with `TFD_TIMER_CANCEL_ON_SET`; when
-/// the clock is set discontinuously the kernel cancels the timer and a read fails with `ECANCELED`, which the monitor
-/// turns into a ``ClockChange`` and re-arms. Gradual adjustments (`adjtime`, NTP slewing) do not count. Readings are
-/// a `PublishSubject` of ``SensorEvent`` values, published on the event-loop thread, never under a lock.
+/// the clock jumps relative to the monotonic clock the kernel cancels the timer and a read fails with `ECANCELED`,
+/// which the monitor turns into a ``ClockChange`` and re-arms. The kernel does this for a set and for every resume
+/// (`timekeeping_resume()` calls `timerfd_resume()`); the monitor tells them apart by `CLOCK_BOOTTIME −
+/// CLOCK_MONOTONIC`, which grows by the time slept on a resume and does not move on a set (``ClockChange/Cause``).
+/// Gradual adjustments (`adjtime`, NTP slewing) do not count. Readings are a `PublishSubject` of ``SensorEvent``
+/// values, published on the event-loop thread, never under a lock.
 ///
 /// Nothing is swallowed: when the timer cannot be read (an error other than "nothing yet") or re-armed, the monitor
 /// publishes ``SensorEvent/Kind/unavailable(reason:)`` with the error, closes the timer and stops; start it again to
@@ -20,10 +23,9 @@ public final class ClockChangeMonitor: Source {
         var injectedError: Errno?
         /// The last event published, for ``latest``.
         var latest: SensorEvent<ClockChange>?
+        /// The running timer's wake detector, which tells a resume from a set.
+        var detector: WakeDetector?
     }
-
-    /// How far ahead the timer is armed; it never fires in practice, and re-arms if it does.
-    static let armAhead = 100 * 365 * 24 * 3600
 
     /// Clock changes as they happen, and why the monitor stopped when it did.
     public let readings = PublishSubject<SensorEvent<ClockChange>>()
@@ -43,14 +45,7 @@ public final class ClockChangeMonitor: Source {
     public var name: String { "Clock changes" }
     public var isMonitoring: Bool { lifecycle.isRunning }
 
-    public var availability: Availability {
-        do {
-            _ = try Self.makeTimer()
-            return .available
-        } catch {
-            return .unavailable(reason: .kernelLacksInterface, detail: error.description)
-        }
-    }
+    public var availability: Availability { CancelOnSetTimer.availability }
 
     /// Starts watching; concurrent calls start once.
     ///
@@ -58,9 +53,13 @@ public final class ClockChangeMonitor: Source {
     ///   loop's error when it refuses the timer.
     public func startMonitoring() throws(SensorError) {
         try lifecycle.start { (generation) throws(SensorError) in
-            let timer = try Self.makeTimer()
+            let timer = try CancelOnSetTimer.make()
             let fd = timer.rawValue
-            state.withLock { $0.timer = (fd, generation) }
+            let pair = eventLoop.wakeWatch.clockPair()
+            state.withLock { state in
+                state.timer = (fd, generation)
+                state.detector = WakeDetector(pair)
+            }
             try lifecycle.watch(timer, on: eventLoop, interest: .readable, generation: generation) { [weak self] _ in
                 self?.timerReady(fd, generation)
             }
@@ -95,28 +94,36 @@ public final class ClockChangeMonitor: Source {
         }
     }
 
-    /// Reads the timer: `ECANCELED` means the clock was set; an expiry (in a century) just re-arms. Any other error,
-    /// or a failed re-arm, ends the run and says why.
+    /// Reads the timer: `ECANCELED` means the clock jumped (a set or a resume, told apart by the clock pair); an
+    /// expiry (in a century) just re-arms. Any other error, or a failed re-arm, ends the run and says why.
     private func timerReady(_ fd: Int32, _ generation: UInt64) {
         guard lifecycle.isCurrent(generation) else { return }
         let injected = state.withLock { state in
             defer { state.injectedError = nil }
             return state.injectedError
         }
-        var expirations: UInt64 = 0
-        let count = injected == nil ? withUnsafeMutableBytes(of: &expirations) { read(fd, $0.baseAddress, 8) } : -1
-        let error = count < 0 ? (injected ?? Errno.current) : nil
-        if error == .wouldBlock || error == .interrupted { return }
-        if let error, error != .canceled {
+        let outcome = injected.map(CancelOnSetTimer.outcome(of:)) ?? CancelOnSetTimer.read(fd)
+        switch outcome {
+        case .nothing:
+            return
+        case .failed(let error):
             fail(generation, .systemCall(name: "read", target: "CLOCK_REALTIME timerfd", errno: error))
             return
-        }
-        if error == .canceled {
-            let change = Self.noticed()
+        case .canceled:
+            let pair = eventLoop.wakeWatch.clockPair()
+            let slept = state.withLock { state -> Duration? in
+                guard var detector = state.detector else { return nil }
+                defer { state.detector = detector }
+                return detector.observe(pair)
+            }
+            let cause: ClockChange.Cause = slept.map { .resumed(after: $0) } ?? .set
+            let change = Self.noticed(cause: cause)
             deliver(SensorEvent(.event(change), time: change.time))
+        case .expired:
+            break
         }
         do throws(SensorError) {
-            try Self.arm(fd)
+            try CancelOnSetTimer.arm(fd)
         } catch {
             fail(generation, error)
         }
@@ -134,65 +141,10 @@ public final class ClockChangeMonitor: Source {
         readings.publish(event)
     }
 
-    /// Creates the realtime timer and arms it with cancel-on-set. Wraps `timerfd_create(2)`.
-    static func makeTimer() throws(SensorError) -> FileDescriptor {
-        let raw = timerfd_create(CLOCK_REALTIME, Int32(TFD_CLOEXEC | TFD_NONBLOCK))
-        if raw < 0 { throw SensorError.systemCall(name: "timerfd_create", target: "CLOCK_REALTIME", errno: .current) }
-        let timer = FileDescriptor(raw)
-        do {
-            try arm(raw)
-        } catch {
-            timer.close()
-            throw error
-        }
-        return timer
-    }
-
-    /// Arms the timer far ahead, absolute, cancelled on clock set. Wraps `timerfd_settime(2)`.
-    static func arm(_ fd: Int32) throws(SensorError) {
-        var spec = itimerspec()
-        spec.it_value.tv_sec = time(nil) + armAhead
-        let flags = Int32(TFD_TIMER_ABSTIME) | Int32(TFD_TIMER_CANCEL_ON_SET)
-        if timerfd_settime(fd, flags, &spec, nil) != 0 {
-            throw SensorError.systemCall(name: "timerfd_settime", target: "CLOCK_REALTIME", errno: .current)
-        }
-    }
-
     /// The event for a change noticed now: the time now, on both clocks.
-    static func noticed() -> ClockChange {
+    static func noticed(cause: ClockChange.Cause = .set) -> ClockChange {
         let time = ReadingTime.now()
         let (seconds, attoseconds) = time.wall.components
-        return ClockChange(secondsSinceEpoch: Double(seconds) + Double(attoseconds) / 1e18, time: time)
-    }
-}
-
-/// The wall clock was set; the wall-clock time just after, in seconds since the Unix epoch (UTC).
-public struct ClockChange: Sendable, Hashable, Encodable, CustomStringConvertible {
-    /// Seconds since 1970-01-01 00:00:00 UTC, read just after the change was noticed.
-    public let secondsSinceEpoch: Double
-    /// When the change was noticed (its ``ReadingTime/wall`` is ``secondsSinceEpoch``, to the nanosecond).
-    public let time: ReadingTime
-
-    /// Creates an event.
-    ///
-    /// - Parameters:
-    ///   - secondsSinceEpoch: The wall-clock time just after the change, in seconds since the Unix epoch.
-    ///   - time: When the change was noticed; now by default.
-    public init(secondsSinceEpoch: Double, time: ReadingTime = .now()) {
-        self.secondsSinceEpoch = secondsSinceEpoch
-        self.time = time
-    }
-
-    public var description: String {
-        // Converted only within ±1e15 s (about 30 million years), so no value of the public initializer traps.
-        guard secondsSinceEpoch.isFinite, abs(secondsSinceEpoch) < 1e15 else {
-            return "wall clock set; now \(secondsSinceEpoch) s since the epoch"
-        }
-        var seconds = time_t(secondsSinceEpoch.rounded(.down))
-        var parts = tm()
-        gmtime_r(&seconds, &parts)
-        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        let date = "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))"
-        return "wall clock set; now \(date) \(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)) UTC"
+        return ClockChange(secondsSinceEpoch: Double(seconds) + Double(attoseconds) / 1e18, cause: cause, time: time)
     }
 }

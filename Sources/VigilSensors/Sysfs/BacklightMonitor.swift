@@ -16,6 +16,7 @@ public final class BacklightMonitor: Source {
     public let device: String
     private let watch: AttributeWatch<Backlight>
     private let changes: (any ObservableType<DeviceEvent>)?
+    private let eventLoop: EventLoop
     private let lifecycle = Lifecycle()
 
     /// Creates a monitor; nothing is read until it starts.
@@ -38,6 +39,7 @@ public final class BacklightMonitor: Source {
         self.root = root
         self.device = name
         self.changes = changes
+        self.eventLoop = eventLoop
         watch = AttributeWatch(
             path: directory + "/actual_brightness", strategy: .automatic, updateInterval: updateInterval,
             eventLoop: eventLoop
@@ -80,6 +82,7 @@ public final class BacklightMonitor: Source {
         try lifecycle.start { (generation) throws(SensorError) in
             try watch.start()
             lifecycle.keep(generation) { [watch] in watch.stop() }
+            lifecycle.refreshAfterWake(on: eventLoop, generation: generation) { [weak self] in self?.refresh() }
             if let changes {
                 let subscription = changes.subscribe { [weak self] event in
                     if event.uevent.map({ $0.subsystem == "backlight" }) ?? true { self?.refresh() }

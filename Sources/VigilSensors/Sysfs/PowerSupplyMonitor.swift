@@ -86,6 +86,7 @@ public final class PowerSupplyMonitor: Source {
             state.withLock { $0.running = true }
             try driver.start()
             lifecycle.keep(generation) { [driver] in driver.stop() }
+            lifecycle.refreshAfterWake(on: eventLoop, generation: generation) { [weak self] in self?.refresh() }
             if let changes {
                 let subscription = changes.subscribe { [weak self] event in self?.handle(event) }
                 lifecycle.keep(generation) { subscription.dispose() }

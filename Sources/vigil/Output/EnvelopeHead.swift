@@ -86,6 +86,9 @@ extension FileSystemEvent: EnvelopeEventNamed {
 }
 
 extension ClockChange: EnvelopeEventNamed {
-    var envelopeEvent: String { "clockSet" }
+    var envelopeEvent: String {
+        if case .set = cause { return "clockSet" }
+        return "clockResumed"
+    }
     var envelopeOmitted: Set<String> { [] }
 }

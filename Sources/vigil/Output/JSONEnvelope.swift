@@ -15,8 +15,8 @@ import VigilSensors
 /// - `source`: the catalog id.
 /// - `status`: `"ok"`, `"pending"` (nothing read yet) or `"unavailable"` (with `reason`).
 /// - `reason`: why a reading is unavailable, or which fields were not finite numbers (written as `null`).
-/// - `event`: what happened, for event sources: a file-system event kind, a uevent action, `clockSet`, or a
-///   network change.
+/// - `event`: what happened, for event sources: a file-system event kind, a uevent action, `clockSet` or
+///   `clockResumed`, or a network change.
 /// - Then the reading's own fields. A reading that is not an object goes under `"value"`. A field whose name is one of
 ///   the envelope's is renamed: the network's connectivity status is `"network"` (`"satisfied"` or
 ///   `"unsatisfied"`, with `"networkReason"`); any other clashing field becomes `"reading"` plus the name

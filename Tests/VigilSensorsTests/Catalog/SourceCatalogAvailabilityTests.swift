@@ -68,7 +68,7 @@ import VigilTestSupport
 
     @Test func treeIndependentSourcesAreAvailable() throws {
         let machine = FakeMachine.empty()
-        for id in ["files", "storage", "clock"] {
+        for id in ["files", "storage", "clock", "sleep"] {
             let entry = try #require(SourceCatalog.entry(id: id))
             #expect(entry.availability(machine.options) == .available, "\(id)")
         }

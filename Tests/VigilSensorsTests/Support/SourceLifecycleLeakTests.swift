@@ -20,6 +20,7 @@ import VigilTestSupport
         ("storage", { _ in StorageMonitor(updateInterval: .milliseconds(20)) }),
         ("network", { _ in NetworkMonitor() }),
         ("devices", { _ in DeviceMonitor() }),
+        ("sleep", { _ in SleepMonitor(updateInterval: .milliseconds(20)) }),
         (
             "light with hot-plug",
             { directory in
@@ -109,6 +110,7 @@ import VigilTestSupport
         ),
         ("network", { _ in NetworkMonitor() }),
         ("devices", { _ in DeviceMonitor() }),
+        ("sleep", { root in SleepMonitor(root: fakeSysfs(root), updateInterval: .milliseconds(20)) }),
         (
             "polled light with hot-plug",
             { root in
