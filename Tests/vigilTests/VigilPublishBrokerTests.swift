@@ -89,6 +89,27 @@ struct VigilPublishBrokerTests {
         await broker.stop()
     }
 
+    /// The `sleep` source goes the same way: its state, statistics included, retained under `PREFIX/sleep`.
+    @Test func publishesTheSleepStateRetained() async throws {
+        let broker = try await Mosquitto()
+        let machine = FakeMachine.empty()
+        machine.addSuspendStatistics()
+        let vigil = try publish(broker, prefix: "vigil/sleep-test", ["sleep", "--sys-root", machine.sys.root])
+        let late = try broker.subscribe("vigil/sleep-test/sleep")
+        #expect(
+            await eventually(within: 15) { !lines(late, "vigil/sleep-test/sleep").isEmpty },
+            "\(late.standardOutput)\n\(vigil.standardError)")
+        let envelope = try #require(
+            lines(late, "vigil/sleep-test/sleep").last?.split(separator: " ", maxSplits: 1).last)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(envelope.utf8)) as? [String: Any])
+        #expect(object["source"] as? String == "sleep" && object["status"] as? String == "ok")
+        #expect(object["wakes"] as? Int == 0 && object["suspendedSeconds"] is Double)
+        #expect((object["statistics"] as? [String: Any])?["successes"] as? Int == 12, "\(object)")
+        await vigil.stop()
+        await late.stop()
+        await broker.stop()
+    }
+
     @Test func publishesTheDisplaysOfAFakeTreeRetainedWithTheirEDID() async throws {
         let broker = try await Mosquitto()
         let machine = FakeMachine.empty()

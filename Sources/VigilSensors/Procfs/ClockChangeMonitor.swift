@@ -116,7 +116,7 @@ public final class ClockChangeMonitor: Source {
                 defer { state.detector = detector }
                 return detector.observe(pair)
             }
-            let cause: ClockChange.Cause = slept.map { .resumed(after: $0) } ?? .set
+            let cause: ClockChange.Cause = slept.map { .resumed(after: $0.asSleptTime) } ?? .set
             let change = Self.noticed(cause: cause)
             deliver(SensorEvent(.event(change), time: change.time))
         case .expired:

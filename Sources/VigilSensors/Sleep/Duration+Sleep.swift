@@ -5,6 +5,16 @@ extension Duration {
         return Double(seconds) + Double(attoseconds) / 1e18
     }
 
+    /// The duration as a time suspended or slept is shown: to the nearest microsecond (what two reads of the clocks
+    /// can tell apart), and never below zero (the jitter of two reads on a machine that never slept).
+    var asSleptTime: Duration {
+        guard self > .zero else { return .zero }
+        let (seconds, attoseconds) = components
+        let attosecondsPerMicrosecond: Int64 = 1_000_000_000_000
+        return .seconds(seconds)
+            + .microseconds((attoseconds + attosecondsPerMicrosecond / 2) / attosecondsPerMicrosecond)
+    }
+
     /// A time slept for people: `850 ms`, `42 s`, `5 min 03 s`, `2 h 05 min`, or `3 d 4 h`.
     var sleepDescription: String {
         let total = inSeconds

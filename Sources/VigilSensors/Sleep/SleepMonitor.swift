@@ -53,7 +53,7 @@ public final class SleepMonitor: Source {
         driver = PollingDriver(interval: updateInterval, eventLoop: eventLoop) { () throws(SensorError) in
             let seen = noticed.value
             return SleepState(
-                suspendedSinceBoot: watch.suspended ?? watch.clockPair().suspended, wakes: seen.wakes,
+                suspendedSinceBoot: (watch.suspended ?? watch.clockPair().suspended).asSleptTime, wakes: seen.wakes,
                 lastWake: seen.lastWake, statistics: SuspendStatistics.read(directory: path))
         }
     }
@@ -106,8 +106,9 @@ public final class SleepMonitor: Source {
     public func setUpdateInterval(_ interval: Duration) throws(SensorError) { try driver.setInterval(interval) }
 
     /// The watch found a wake: count it, say so on ``transitions``, and publish the new state.
-    private func woke(after slept: Duration, _ generation: UInt64) {
+    private func woke(after growth: Duration, _ generation: UInt64) {
         guard lifecycle.isCurrent(generation) else { return }
+        let slept = growth.asSleptTime
         let time = ReadingTime.now()
         let event = SensorEvent<PowerTransition>(.event(.didWake(after: slept)), time: time)
         noticed.withLock { seen in

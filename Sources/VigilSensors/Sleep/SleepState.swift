@@ -29,7 +29,8 @@ public struct SleepState: Sendable, Equatable, Encodable, CustomStringConvertibl
     }
 
     /// The time spent suspended since boot: `CLOCK_BOOTTIME − CLOCK_MONOTONIC` as of the last wake (or the start),
-    /// so it is steady between wakes. Inside a time namespace it includes the namespace's boot-time offset.
+    /// so it is steady between wakes, to the microsecond. Inside a time namespace it includes the namespace's
+    /// boot-time offset less its monotonic offset (never below zero).
     public var suspendedSinceBoot: Duration
     /// How many wakes the monitor noticed while it ran.
     public var wakes: Int

@@ -42,9 +42,9 @@ extension SuspendStatistics {
 
         /// The trimmed text, or nil when missing, unreadable or empty.
         mutating func text(_ name: String) -> String? {
-            do {
-                let text = try SysfsFile.readText(directory + "/" + name).trimmingWhitespace()
-                return text.isEmpty ? nil : text
+            do throws(SensorError) {
+                let trimmed = try SysfsFile.readText(directory + "/" + name).trimmingWhitespace()
+                return trimmed.isEmpty ? nil : trimmed
             } catch {
                 if case .notFound = error { return nil }
                 problems.append(error.description)
@@ -73,9 +73,9 @@ extension SuspendStatistics {
         private mutating func number<Value>(
             _ name: String, expected: String, _ parse: (String) -> Value?
         ) -> Value? {
-            guard let text = text(name) else { return nil }
-            guard let value = parse(text) else {
-                let shown = text.count <= 32 ? text : String(text.prefix(32)) + "…"
+            guard let raw = text(name) else { return nil }
+            guard let value = parse(raw) else {
+                let shown = raw.count <= 32 ? raw : String(raw.prefix(32)) + "…"
                 problems.append(
                     SensorError.malformedValue(path: directory + "/" + name, text: shown, expected: expected)
                         .description)

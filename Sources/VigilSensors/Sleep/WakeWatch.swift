@@ -81,7 +81,7 @@ package final class WakeWatch: Sendable {
         on loop: EventLoop, _ handler: @escaping @Sendable (Duration) -> Void
     ) throws(SensorError) -> Listener {
         let pair = clockPair()
-        let (id, mustArm) = state.withLock { state in
+        let (id, mustArm) = state.withLock { state -> (UInt64, Bool) in
             state.nextID += 1
             state.handlers[state.nextID] = handler
             if state.detector == nil { state.detector = WakeDetector(pair) }
@@ -133,7 +133,7 @@ package final class WakeWatch: Sendable {
             state.withLock { $0.arming = false }
             throw error
         }
-        let kept = state.withLock { state in
+        let kept = state.withLock { state -> Bool in
             state.arming = false
             guard !state.handlers.isEmpty else { return false }
             state.timer = timer
@@ -154,10 +154,7 @@ package final class WakeWatch: Sendable {
         if let closing { Self.close(closing) }
     }
 
-    /// The timer woke: a resume or a clock set cancelled it. Re-arm, then compare the clocks.
-    ///
-    /// A read that fails otherwise closes the timer rather than leave a descriptor that is always ready: subscribers
-    /// then learn of wakes only from ``check()``.
+    /// The timer is readable: read it and handle what the read found.
     private func timerReady(_ fd: Int32) {
         handle(CancelOnSetTimer.read(fd), fd)
     }
@@ -172,6 +169,10 @@ package final class WakeWatch: Sendable {
         }
     }
 
+    /// A cancellation (a resume or a clock set) or an expiry re-arms the timer, then compares the clocks.
+    ///
+    /// A read that fails otherwise closes the timer rather than leave a descriptor that is always ready: subscribers
+    /// then learn of wakes only from ``check()``.
     private func handle(_ outcome: CancelOnSetTimer.Outcome, _ fd: Int32) {
         switch outcome {
         case .nothing:
@@ -189,6 +190,7 @@ package final class WakeWatch: Sendable {
         }
     }
 
+    /// Closes the timer while subscribers remain (a failed read or re-arm); a later first subscriber opens a new one.
     private func closeTimer() {
         let closing = state.withLock { state -> Timer? in
             defer { state.timer = nil }
@@ -197,6 +199,7 @@ package final class WakeWatch: Sendable {
         if let closing { Self.close(closing) }
     }
 
+    /// Unregisters the timer (waiting for a running handler, unless on the loop thread), then closes it.
     private static func close(_ timer: Timer) {
         timer.registration.cancel()
         timer.descriptor.close()

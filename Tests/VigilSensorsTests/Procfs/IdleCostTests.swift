@@ -32,7 +32,7 @@ import VigilSensors
         let monitors: [any Monitor] = [
             PowerSupplyMonitor(eventLoop: loop), ThermalMonitor(eventLoop: loop), HwmonMonitor(eventLoop: loop),
             CPUUsageMonitor(eventLoop: loop), MemoryUsageMonitor(eventLoop: loop), StorageMonitor(eventLoop: loop),
-            MemoryPressureMonitor(eventLoop: loop), ClockChangeMonitor(eventLoop: loop),
+            MemoryPressureMonitor(eventLoop: loop), ClockChangeMonitor(eventLoop: loop), SleepMonitor(eventLoop: loop),
             AttributeMonitor(name: "lo mtu", integerAt: "/sys/class/net/lo/mtu", eventLoop: loop),
         ]
         try monitors.startMonitoring()

@@ -26,9 +26,9 @@ import VigilTesting
         private let subscription: Subscription
 
         init(
-            _ sys: FakeSysfsTree = FakeSysfsTree(), loop: EventLoop = EventLoop(), interval: Duration = .seconds(3600)
+            _ sys: FakeSysfsTree = FakeSysfsTree(), loop: EventLoop = EventLoop(), interval: Duration = .seconds(3600),
+            clocks: ClockPairs = ClockPairs()
         ) {
-            let clocks = ClockPairs()
             let transitions = Transitions()
             loop.wakeWatch.useClockPairs(clocks.read)
             let monitor = SleepMonitor(root: sys.root, updateInterval: interval, eventLoop: loop)
@@ -65,6 +65,20 @@ import VigilTesting
         )
         #expect(harness.transitions.all.isEmpty, "the failures counted before the start are no transition")
         #expect(monitor.updateInterval == .seconds(3600))
+    }
+
+    /// Two reads of the clocks on a machine that never slept can differ by nanoseconds either way: that is shown as
+    /// no time suspended, and times are kept to the microsecond.
+    @Test(arguments: [
+        (Duration.nanoseconds(-419), Duration.zero), (.nanoseconds(499), .zero), (.nanoseconds(1500), .microseconds(2)),
+        (.seconds(3600) + .nanoseconds(250), .seconds(3600)),
+    ])
+    func theTimeSuspendedIsShownToTheMicrosecondAndNeverNegative(suspended: Duration, shown: Duration) throws {
+        let clocks = ClockPairs(boottime: .seconds(100) + suspended, monotonic: .seconds(100))
+        let harness = Harness(clocks: clocks)
+        defer { withExtendedLifetime(harness) {} }
+        try harness.monitor.startMonitoring()
+        #expect(harness.monitor.readings.value.value?.suspendedSinceBoot == shown)
     }
 
     /// The coarse timer compares the clocks too, so a wake is found within one interval even without the
