@@ -117,10 +117,10 @@ package final class WakeWatch: Sendable {
     /// Opens the timer and registers it; keeps it only while someone still subscribes.
     private func arm(on loop: EventLoop) throws(SensorError) {
         let timer: Timer
-        do {
+        do throws(SensorError) {
             let descriptor = try CancelOnSetTimer.make()
             let fd = descriptor.rawValue
-            do {
+            do throws(SensorError) {
                 let registration = try loop.register(fileDescriptor: fd, interest: .readable) { [weak self] _ in
                     self?.timerReady(fd)
                 }
