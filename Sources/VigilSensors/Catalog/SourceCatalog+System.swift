@@ -1,6 +1,6 @@
 extension SourceCatalog {
-    /// The sysfs and procfs sources: `battery`, `power`, `thermal`, `hwmon`, `backlight`, `displays`, `cpu`, `memory`,
-    /// `storage`, `pressure`, `clock` and `device`.
+    /// The sysfs and procfs sources: `battery`, `power`, `thermal`, `hwmon`, `backlight`, `displays`, `inventory`,
+    /// `cpu`, `memory`, `storage`, `pressure`, `clock` and `device`.
     ///
     /// sysfs sources read under ``Options/sysfsRoot``, procfs sources under ``Options/procfsRoot``; `storage` reports
     /// the file system of `/`; `device` reads all three roots and ``Options/etcRoot``.
@@ -21,6 +21,16 @@ extension SourceCatalog {
             .withUevents(id: "displays", name: "Displays (DRM connectors, EDID)", subsystem: "drm") {
                 options, devices in
                 DisplayMonitor(root: options.sysfsRoot, changes: devices?.readings, eventLoop: options.eventLoop)
+            },
+            .withUevents(
+                id: "inventory", name: "Inventory (cameras, sound, Bluetooth, modems, input)",
+                subsystems: InventoryMonitor.subsystems
+            ) { options, devices in
+                // Under another sysfs root, /dev does not hold the tree's nodes: none is opened.
+                InventoryMonitor(
+                    sysfsRoot: options.sysfsRoot, procfsRoot: options.procfsRoot,
+                    deviceRoot: options.followsUevents ? "/dev" : nil, changes: devices?.readings,
+                    eventLoop: options.eventLoop)
             },
             .source(id: "cpu", name: "CPU use (/proc/stat)") { options, _ in
                 CPUUsageMonitor(root: options.procfsRoot, eventLoop: options.eventLoop)
