@@ -1,6 +1,6 @@
 extension SourceCatalog {
-    /// The sysfs and procfs sources: `battery`, `power`, `thermal`, `hwmon`, `backlight`, `displays`, `inventory`,
-    /// `cpu`, `memory`, `storage`, `pressure`, `clock` and `device`.
+    /// The sysfs and procfs sources: `battery`, `power`, `thermal`, `hwmon`, `backlight`, `displays`, `cpu`, `memory`,
+    /// `storage`, `pressure`, `clock`, `device` and `inventory`.
     ///
     /// sysfs sources read under ``Options/sysfsRoot``, procfs sources under ``Options/procfsRoot``; `storage` reports
     /// the file system of `/`; `device` reads all three roots and ``Options/etcRoot``.
@@ -22,16 +22,6 @@ extension SourceCatalog {
                 options, devices in
                 DisplayMonitor(root: options.sysfsRoot, changes: devices?.readings, eventLoop: options.eventLoop)
             },
-            .withUevents(
-                id: "inventory", name: "Inventory (cameras, sound, Bluetooth, modems, input)",
-                subsystems: InventoryMonitor.subsystems
-            ) { options, devices in
-                // Under another sysfs root, /dev does not hold the tree's nodes: none is opened.
-                InventoryMonitor(
-                    sysfsRoot: options.sysfsRoot, procfsRoot: options.procfsRoot,
-                    deviceRoot: options.followsUevents ? "/dev" : nil, changes: devices?.readings,
-                    eventLoop: options.eventLoop)
-            },
             .source(id: "cpu", name: "CPU use (/proc/stat)") { options, _ in
                 CPUUsageMonitor(root: options.procfsRoot, eventLoop: options.eventLoop)
             },
@@ -50,6 +40,16 @@ extension SourceCatalog {
             .source(id: "device", name: "Device identity and OS (DMI, os-release, hostname)") { options, _ in
                 DeviceIdentityMonitor(
                     sysfsRoot: options.sysfsRoot, procfsRoot: options.procfsRoot, etcRoot: options.etcRoot,
+                    eventLoop: options.eventLoop)
+            },
+            .withUevents(
+                id: "inventory", name: "Inventory (cameras, sound, Bluetooth, modems, input)",
+                subsystems: InventoryMonitor.subsystems
+            ) { options, devices in
+                // Under another sysfs root, /dev does not hold the tree's nodes: none is opened.
+                InventoryMonitor(
+                    sysfsRoot: options.sysfsRoot, procfsRoot: options.procfsRoot,
+                    deviceRoot: options.followsUevents ? "/dev" : nil, changes: devices?.readings,
                     eventLoop: options.eventLoop)
             },
         ]
