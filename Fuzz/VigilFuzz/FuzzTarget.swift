@@ -113,6 +113,23 @@ struct FuzzTarget: Sendable {
             precondition(edid.extensions.count <= edid.extensionCount, "more extension blocks than counted")
             _ = edid.description
         },
+        "inventory": FuzzTarget { bytes in
+            // The device inventory's kernel texts: the bytes as /proc/asound/cards, as a uevent attribute, and their
+            // first six lines as an input device's bitmaps (ev, key, rel, abs, sw, properties) with the kind they make.
+            let text = String(decoding: bytes, as: UTF8.self)
+            let cards = SoundCard.parseProcfs(text)
+            precondition(cards.entries.count <= SoundCard.maximumCards, "more cards than a kernel has")
+            _ = UeventFile.properties(text)
+            let lines = text.split(separator: "\n", omittingEmptySubsequences: false).prefix(6).map(String.init)
+            let bitmaps = lines.compactMap { try? InputCapabilities.Bitmap(text: $0, path: "/fuzz") }
+            guard bitmaps.count == lines.count else { return }
+            let padded = bitmaps + Array(repeating: InputCapabilities.Bitmap(), count: 6 - bitmaps.count)
+            _ =
+                InputCapabilities(
+                    events: padded[0], keys: padded[1], relativeAxes: padded[2], absoluteAxes: padded[3],
+                    switches: padded[4], properties: padded[5]
+                ).kind
+        },
         "mount-matrix": FuzzTarget { bytes in
             _ = try? MountMatrix(parsing: String(decoding: bytes, as: UTF8.self))
         },

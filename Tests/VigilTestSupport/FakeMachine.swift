@@ -1,8 +1,8 @@
 import VigilSensors
 
 /// A fake sysfs, procfs and etc with one device of each kind the catalog reads from a tree: a battery and mains, a
-/// thermal zone, a hwmon chip, a backlight, displays, an accelerometer, CPU times, memory, memory pressure and the
-/// machine's identity (DMI, hostname, os-release).
+/// thermal zone, a hwmon chip, a backlight, displays, the inventory's devices, an accelerometer, CPU times, memory,
+/// memory pressure and the machine's identity (DMI, hostname, os-release).
 ///
 /// ``empty`` has the three roots and nothing in them.
 package final class FakeMachine {
@@ -25,8 +25,8 @@ package final class FakeMachine {
     ]
 
     package static let treeDeviceIDs = [
-        "battery", "thermal", "hwmon", "backlight", "displays", "accelerometer", "orientation", "cpu", "memory",
-        "pressure", "device",
+        "battery", "thermal", "hwmon", "backlight", "displays", "inventory", "accelerometer", "orientation", "cpu",
+        "memory", "pressure", "device",
     ]
 
     /// A machine with no device and no procfs file: only an empty `class/power_supply`, as a kernel with the class
@@ -48,6 +48,7 @@ package final class FakeMachine {
             "class/backlight/intel_backlight",
             ["brightness": "4800", "max_brightness": "9600", "actual_brightness": "4800", "type": "raw"])
         machine.addDisplays()
+        machine.addInventory()
         FakeIIOTree(at: machine.sys.root).addDevice(
             0, name: "bmi160",
             files: [
@@ -129,5 +130,85 @@ extension FakeMachine {
         sys.device("class/drm/card0-HDMI-A-1", ["status": "disconnected", "enabled": "disabled", "dpms": "Off"])
         sys.write("class/drm/card0-HDMI-A-1/modes", "")
         sys.write("class/drm/card0-HDMI-A-1/edid", bytes: [])
+    }
+}
+
+extension FakeMachine {
+    /// The USB interface of the laptop's camera, in ``addInventory()``.
+    package static let cameraInterface = "pci0000:00/0000:00:14.0/usb1/1-6/1-6:1.0"
+
+    /// A laptop's devices for the inventory: a UVC camera (`video0` capture and `video1` metadata on one USB
+    /// interface), an HDA sound card with its `/proc/asound/cards` lines, a USB Bluetooth adapter with its rfkill
+    /// switch, a USB modem (a `DEVTYPE=wwan` interface and a `cdc-wdm` node on one USB device), and input devices: an
+    /// i8042 keyboard, the ACPI lid switch of libinput's test devices (the facts of `Tests/Fixtures/input/README.md`,
+    /// see `NOTICE`) and a touchpad.
+    package func addInventory() {
+        sys.hardware("pci0000:00/0000:00:14.0/usb1/1-6", driver: "usb", bus: "usb")
+        sys.hardware(Self.cameraInterface, driver: "uvcvideo", bus: "usb")
+        sys.classDevice(
+            "video4linux", "video0", parent: Self.cameraInterface,
+            [
+                "name": "Integrated Camera: Integrated C", "index": "0", "dev": "81:0",
+                "uevent": "MAJOR=81\nMINOR=0\nDEVNAME=video0",
+            ])
+        sys.classDevice(
+            "video4linux", "video1", parent: Self.cameraInterface,
+            [
+                "name": "Integrated Camera: Integrated C", "index": "1", "dev": "81:1",
+                "uevent": "MAJOR=81\nMINOR=1\nDEVNAME=video1",
+            ])
+        let sound = "pci0000:00/0000:00:1f.3"
+        sys.hardware(sound, driver: "snd_hda_intel", bus: "pci")
+        sys.classDevice("sound", "card0", parent: sound, ["id": "PCH", "number": "0"])
+        sys.classDevice("sound", "controlC0", parent: sound, ["dev": "116:7"])
+        proc.write(
+            "asound/cards",
+            " 0 [PCH            ]: HDA-Intel - HDA Intel PCH\n                      HDA Intel PCH at 0xf7f10000 irq 32\n"
+        )
+        let bluetooth = "pci0000:00/0000:00:14.0/usb1/1-10/1-10:1.0"
+        sys.hardware(bluetooth, driver: "btusb", bus: "usb")
+        let hci = sys.classDevice("bluetooth", "hci0", parent: bluetooth)
+        sys.device(hci + "/rfkill0", ["name": "hci0", "type": "bluetooth", "soft": "0", "hard": "0"])
+        sys.link(hci + "/rfkill0/device", to: "..")
+        sys.link("class/rfkill/rfkill0", to: "../../" + hci + "/rfkill0")
+        sys.hardware("pci0000:00/0000:00:14.0/usb2/2-3", driver: "usb", bus: "usb")
+        let modem = "pci0000:00/0000:00:14.0/usb2/2-3/2-3:1.4"
+        sys.hardware(modem, driver: "qmi_wwan", bus: "usb")
+        sys.classDevice("net", "wwp0s20f0u3i4", parent: modem, ["uevent": "DEVTYPE=wwan\nINTERFACE=wwp0s20f0u3i4"])
+        sys.classDevice("usbmisc", "cdc-wdm0", parent: modem, ["dev": "180:176"])
+        sys.classDevice("net", "lo", parent: nil, ["uevent": "INTERFACE=lo\nIFINDEX=1"])
+        addInputDevice(
+            "input3", parent: "platform/i8042/serio0", handlers: ["event3"],
+            [
+                "name": "AT Translated Set 2 keyboard", "phys": "isa0060/serio0/input0", "id/bustype": "0011",
+                "id/vendor": "0001", "id/product": "0001", "capabilities/ev": "120013",
+                "capabilities/key": "402000000 3803078f800d001 feffffdfffefffff fffffffffffffffe",
+            ])
+        // libinput's LITEST_LID_SWITCH: "Lid Switch", BUS_HOST 0x19, vendor 0, product 5, EV_SW / SW_LID only.
+        addInputDevice(
+            "input0", parent: "LNXSYSTM:00/LNXSYBUS:00/PNP0C0D:00", handlers: ["event0"],
+            [
+                "name": "Lid Switch", "phys": "PNP0C0D/button/input0", "id/bustype": "0019", "id/vendor": "0000",
+                "id/product": "0005", "capabilities/ev": "21", "capabilities/sw": "1",
+            ])
+        addInputDevice(
+            "input5", parent: "platform/i8042/serio1", handlers: ["event5", "mouse0"],
+            [
+                "name": "SynPS/2 Synaptics TouchPad", "phys": "isa0060/serio1/input0", "id/bustype": "0011",
+                "id/vendor": "0002", "id/product": "0007", "capabilities/ev": "b",
+                "capabilities/key": "e520 30000 0 0 0 0", "capabilities/abs": "660800011000003", "properties": "5",
+            ])
+    }
+
+    /// An input device below `parent` with its handler entries (`event3`) as subdirectories, as the kernel has them.
+    package func addInputDevice(
+        _ name: String, parent: String, handlers: [String], _ attributes: [String: String]
+    ) {
+        sys.hardware(parent)
+        let directory = sys.classDevice("input", name, parent: parent, attributes)
+        for handler in handlers {
+            sys.device(directory + "/" + handler, ["dev": "13:64"])
+            sys.link("class/input/" + handler, to: "../../" + directory + "/" + handler)
+        }
     }
 }

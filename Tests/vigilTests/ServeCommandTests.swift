@@ -46,6 +46,15 @@ struct ServeCommandTests {
             edid[127] = 0 &- edid[0..<127].reduce(0, &+)
         }
         drm.write("class/drm/card0-DP-1/edid", bytes: edid)
+        // Input devices and a sound card whose names hold a quote, a backslash and a newline.
+        drm.classDevice(
+            "input", "input0", parent: nil,
+            [
+                "name": "Lid \"Switch\" \\", "id/bustype": "0019", "id/product": "0005", "capabilities/ev": "21",
+                "capabilities/sw": "1",
+            ])
+        drm.classDevice("input", "input1", parent: nil, ["name": "line\nbreak", "capabilities/ev": "ffffffff"])
+        scratch.write("proc/asound/cards", " 0 [Q\"uote         ]: USB-Audio - a \\ b\n   long\n")
         let devices: [(String, [String: String])] = [
             (
                 "bmi160",
@@ -105,6 +114,7 @@ struct ServeCommandTests {
             "vigil_clock_changes_total", "vigil_netlink_overflows_total", "vigil_display_connected",
             "vigil_display_info", "vigil_dmi_info", "vigil_uname_info", "vigil_device_info",
             "vigil_suspend_slept_seconds_total", "vigil_suspend_failed_steps_total", "vigil_suspend_last_failure_info",
+            "vigil_inventory_devices", "vigil_inventory_input_info", "vigil_inventory_sound_card_info",
         ]
         let complete = eventually(timeout: 30) {
             exposition = LoopbackClient.get(port: allPort, "/metrics")?.body ?? ""
@@ -114,6 +124,11 @@ struct ServeCommandTests {
         #expect(complete, "missing families \(missing) in:\n\(exposition)")
         // The display's info names it (the quote and backslash escaped) and never carries its serial number.
         #expect(exposition.contains(#"manufacturer="DEL",name="\"\\LL U2719D",product="415A""#), "\(exposition)")
+        // The inventory counts by kind and names input devices and sound cards, escaped.
+        #expect(exposition.contains(#"vigil_inventory_devices{kind="input"} 2"#), "\(exposition)")
+        #expect(exposition.contains(#"name="Lid \"Switch\" \\""#), "\(exposition)")
+        #expect(exposition.contains(#"name="line\nbreak""#), "\(exposition)")
+        #expect(exposition.contains(#"id="Q\"uote""#), "\(exposition)")
         #expect(!exposition.contains("H07VSS2") && !exposition.contains("1144075351"))
         let files = LoopbackClient.get(port: port, "/metrics")?.body ?? ""
         #expect(files.contains("vigil_file_events_total{kind=\"created\",path=\"\(watched)\"} 0"))

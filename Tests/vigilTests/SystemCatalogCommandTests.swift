@@ -15,6 +15,7 @@ import VigilTestSupport
         #expect(line("battery").contains("this machine has no battery"))
         #expect(line("backlight").contains("this machine has no backlight"))
         #expect(line("displays").contains("no DRM driver"))
+        #expect(line("inventory").hasSuffix("available"))
         #expect(line("hwmon").contains("this machine has no hardware-monitoring chips"))
         #expect(line("power").hasSuffix("available"))
         for id in ["cpu", "memory", "storage", "clock", "sleep"] { #expect(line(id).hasSuffix("available"), "\(id)") }
@@ -73,5 +74,32 @@ import VigilTestSupport
         #expect(edid["manufacturer"] as? String == "BOE")
         #expect(edid["productCode"] as? Int == 1967)
         #expect((edid["size"] as? [String: Any])?["kind"] as? String == "aspectRatio")
+    }
+
+    @Test func getInventoryPrintsTheDevicesAsALineAndAsJSON() async throws {
+        let machine = FakeMachine.empty()
+        machine.addInventory()
+        let roots = ["--sys-root", machine.sys.root, "--proc-root", machine.proc.root]
+        let line = try ChildProcess(vigil: roots + ["get", "inventory"])
+        #expect(await line.waitForExit())
+        #expect(line.exitStatus == 0, "\(line.standardError)")
+        #expect(line.standardOutput.contains("sound cards: card0 PCH (HDA Intel PCH)"), "\(line.standardOutput)")
+        #expect(line.standardOutput.contains("Bluetooth: hci0 (btusb, rfkill0 unblocked)"))
+        #expect(line.standardOutput.contains("input0 \"Lid Switch\" switch (host, event0)"))
+        // A fake tree's nodes are not under /dev: the capabilities are unknown, saying why.
+        #expect(line.standardOutput.contains("video0 capabilities unknown (/dev/video0 is unavailable: not asked"))
+        let json = try ChildProcess(vigil: roots + ["get", "inventory", "--json"])
+        #expect(await json.waitForExit())
+        #expect(json.exitStatus == 0, "\(json.standardError)")
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
+        #expect(object["source"] as? String == "inventory")
+        let inputs = try #require(object["inputDevices"] as? [[String: Any]], "\(object)")
+        #expect(inputs.map { $0["kind"] as? String } == ["switch", "keyboard", "touchpad"])
+        #expect(inputs.first?["busType"] as? Int == 0x19)
+        let cards = try #require(object["soundCards"] as? [[String: Any]])
+        #expect(cards.first?["driver"] as? String == "HDA-Intel")
+        let modems = try #require(object["modems"] as? [[String: Any]])
+        #expect(modems.first?["networkInterfaces"] as? [String] == ["wwp0s20f0u3i4"])
     }
 }

@@ -110,6 +110,31 @@ struct VigilPublishBrokerTests {
         await broker.stop()
     }
 
+    /// The `inventory` source's payload, retained under `PREFIX/inventory`: the devices by kind.
+    @Test func publishesTheDeviceInventoryRetained() async throws {
+        let broker = try await Mosquitto()
+        let machine = FakeMachine.empty()
+        machine.addInventory()
+        let vigil = try publish(
+            broker, prefix: "vigil/inventory-test",
+            ["inventory", "--sys-root", machine.sys.root, "--proc-root", machine.proc.root])
+        let subscriber = try broker.subscribe("vigil/inventory-test/inventory")
+        #expect(
+            await eventually(within: 15) { !lines(subscriber, "vigil/inventory-test/inventory").isEmpty },
+            "\(subscriber.standardOutput)\n\(vigil.standardError)")
+        let envelope = try #require(
+            lines(subscriber, "vigil/inventory-test/inventory").last?.split(separator: " ", maxSplits: 1).last)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(envelope.utf8)) as? [String: Any])
+        #expect(object["source"] as? String == "inventory" && object["status"] as? String == "ok")
+        let adapters = try #require(object["bluetoothAdapters"] as? [[String: Any]], "\(object)")
+        #expect(adapters.first?["name"] as? String == "hci0")
+        let cameras = try #require(object["cameras"] as? [[String: Any]])
+        #expect((cameras.first?["nodes"] as? [[String: Any]])?.count == 2)
+        await vigil.stop()
+        await subscriber.stop()
+        await broker.stop()
+    }
+
     @Test func publishesTheDisplaysOfAFakeTreeRetainedWithTheirEDID() async throws {
         let broker = try await Mosquitto()
         let machine = FakeMachine.empty()

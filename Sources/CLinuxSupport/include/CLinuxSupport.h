@@ -91,6 +91,20 @@ int vigil_cmsg_is_credentials(const struct cmsghdr *header);
 /// The sender's uid in an `SCM_CREDENTIALS` message (check ``vigil_cmsg_is_credentials`` first).
 uint32_t vigil_cmsg_credentials_uid(struct cmsghdr *header);
 
+// MARK: video4linux (VIDIOC_QUERYCAP, linux/videodev2.h; defined in VigilVideo.c so this header need not include it)
+
+/// The fields of `struct v4l2_capability` the device inventory reads, each string NUL-terminated.
+struct vigil_video_capability {
+    char driver[17];
+    char card[33];
+    char bus_info[33];
+    uint32_t capabilities;
+    uint32_t device_caps;
+};
+
+/// Asks the video4linux node `fd` what it is (`ioctl(fd, VIDIOC_QUERYCAP, …)`); returns 0, or -1 with errno.
+int vigil_video_query_capability(int fd, struct vigil_video_capability *capability);
+
 // MARK: constants Swift imports poorly (enum-like macros with casts)
 
 // send(2)'s flag that turns SIGPIPE into EPIPE (hidden from Swift's Glibc module).

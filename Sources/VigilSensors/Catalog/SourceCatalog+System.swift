@@ -1,6 +1,6 @@
 extension SourceCatalog {
     /// The sysfs and procfs sources: `battery`, `power`, `thermal`, `hwmon`, `backlight`, `displays`, `cpu`, `memory`,
-    /// `storage`, `pressure`, `clock`, `device` and `sleep`.
+    /// `storage`, `pressure`, `clock`, `device`, `sleep` and `inventory`.
     ///
     /// sysfs sources read under ``Options/sysfsRoot``, procfs sources under ``Options/procfsRoot``; `storage` reports
     /// the file system of `/`; `device` reads all three roots and ``Options/etcRoot``; `sleep` reads the kernel's
@@ -45,6 +45,16 @@ extension SourceCatalog {
             },
             .source(id: "sleep", name: "Sleep and resume (boot-time clock, suspend_stats)") { options, _ in
                 SleepMonitor(root: options.sysfsRoot, eventLoop: options.eventLoop)
+            },
+            .withUevents(
+                id: "inventory", name: "Inventory (cameras, sound, Bluetooth, modems, input)",
+                subsystems: InventoryMonitor.subsystems
+            ) { options, devices in
+                // Under another sysfs root, /dev does not hold the tree's nodes: none is opened.
+                InventoryMonitor(
+                    sysfsRoot: options.sysfsRoot, procfsRoot: options.procfsRoot,
+                    deviceRoot: options.followsUevents ? "/dev" : nil, changes: devices?.readings,
+                    eventLoop: options.eventLoop)
             },
         ]
     }

@@ -22,11 +22,20 @@ extension SourceCatalog.Entry {
         id: String, name: String, subsystem: String,
         make: @escaping @Sendable (SourceCatalog.Options, DeviceMonitor?) -> S
     ) -> Self where S.Reading: CatalogReading {
+        withUevents(id: id, name: name, subsystems: [subsystem], make: make)
+    }
+
+    /// An entry whose source follows the uevents of several `subsystems` through one ``DeviceMonitor``; see
+    /// `withUevents(id:name:subsystem:make:)`.
+    static func withUevents<S: Source>(
+        id: String, name: String, subsystems: Set<String>,
+        make: @escaping @Sendable (SourceCatalog.Options, DeviceMonitor?) -> S
+    ) -> Self where S.Reading: CatalogReading {
         Self(
             id: id, name: name,
             availability: { options in make(options, nil).availability },
             build: { options, _ in
-                let devices = DeviceMonitor(subsystems: [subsystem], eventLoop: options.eventLoop)
+                let devices = DeviceMonitor(subsystems: subsystems, eventLoop: options.eventLoop)
                 guard options.followsUevents && devices.availability.isAvailable else {
                     return CatalogSource(id: id, name: name, source: make(options, nil))
                 }

@@ -70,16 +70,8 @@ public final class DisplayMonitor: Source {
         if case .unavailable(_, let detail) = availability {
             throw SensorError.unavailable(source: name, reason: detail)
         }
-        try lifecycle.start { (generation) throws(SensorError) in
-            try driver.start()
-            lifecycle.keep(generation) { [driver] in driver.stop() }
-            lifecycle.refreshAfterWake(on: eventLoop, generation: generation) { [weak self] in self?.refresh() }
-            if let changes {
-                let subscription = changes.subscribe { [weak self] event in
-                    if Self.isHotplug(event) { self?.refresh() }
-                }
-                lifecycle.keep(generation) { subscription.dispose() }
-            }
+        try lifecycle.startPolling(driver, changes: changes, refreshingAfterWakeOn: eventLoop) { [weak self] event in
+            if Self.isHotplug(event) { self?.refresh() }
         }
     }
 

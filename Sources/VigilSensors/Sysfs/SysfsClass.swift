@@ -33,6 +33,22 @@ enum SysfsClass {
         attributes: (String) throws(SensorError) -> [String], binaryAttributes: [String: Int] = [:],
         parse: (_ name: String, _ read: AttributeTexts, _ origin: String) throws(SensorError) -> Device
     ) throws(SensorError) -> Devices<Device> {
+        try read(
+            root: root, className: className, include: include, attributes: attributes,
+            binaryAttributes: binaryAttributes,
+            parseAt: { (name, read, directory) throws(SensorError) in
+                try parse(name, read, directory.displayText)
+            })
+    }
+
+    /// Reads every device of class `className` like `read(root:className:include:attributes:binaryAttributes:parse:)`,
+    /// giving `parseAt` the device directory as bytes, for a parser that follows the device's links (`device`,
+    /// `driver`) whatever its name.
+    static func read<Device>(
+        root: String, className: String, include: (String) -> Bool = { _ in true },
+        attributes: (String) throws(SensorError) -> [String], binaryAttributes: [String: Int] = [:],
+        parseAt: (_ name: String, _ read: AttributeTexts, _ directory: BytePath) throws(SensorError) -> Device
+    ) throws(SensorError) -> Devices<Device> {
         let classPath = BytePath(path(root: root, className: className))
         let entries: [BytePath]
         do {
@@ -53,7 +69,7 @@ enum SysfsClass {
                 let origin = directory.displayText
                 let read = try SysfsFile.readAttributeTexts(
                     in: directory, names: try attributes(origin), binary: binaryAttributes)
-                result.devices.append(try parse(entry.displayText, read, origin))
+                result.devices.append(try parseAt(entry.displayText, read, directory))
             } catch .vanished, .notFound(path: directory.displayText) {
                 continue
             } catch {

@@ -9,7 +9,7 @@ import VigilTestSupport
     static let cliIDs = [
         "files", "network", "devices", "accelerometer", "gyroscope", "magnetometer", "light", "proximity",
         "barometer", "orientation", "battery", "power", "thermal", "hwmon", "backlight", "displays", "cpu", "memory",
-        "storage", "pressure", "clock", "device", "sleep",
+        "storage", "pressure", "clock", "device", "sleep", "inventory",
     ]
 
     @Test func listsEveryIDTheToolAcceptedInItsOrder() {

@@ -107,6 +107,14 @@ import VigilTestSupport
             }
         ),
         (
+            "inventory",
+            { root in
+                InventoryMonitor(
+                    sysfsRoot: fakeSysfs(root), procfsRoot: root, deviceRoot: nil, updateInterval: .milliseconds(20),
+                    changes: PublishSubject<DeviceEvent>())
+            }
+        ),
+        (
             "attribute",
             { root in
                 AttributeMonitor(
@@ -183,6 +191,8 @@ import VigilTestSupport
             "class/backlight/panel", ["brightness": "10", "max_brightness": "100", "actual_brightness": "10"])
         tree.device("class/drm/card0-DP-1", ["status": "connected", "modes": "1920x1080"])
         tree.write("class/drm/card0-DP-1/edid", bytes: Fixtures.edid("monitor-dell-u2719d-dp-cta.bin") ?? [])
+        tree.classDevice("video4linux", "video0", parent: nil, ["name": "camera", "dev": "81:0"])
+        tree.classDevice("input", "input0", parent: nil, ["name": "Lid Switch", "capabilities/ev": "21"])
         return tree.root
     }
 
