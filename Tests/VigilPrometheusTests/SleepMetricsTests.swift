@@ -5,7 +5,7 @@ import VigilSensors
 import VigilTestSupport
 
 /// The `sleep` source's metrics from a fake machine's suspend statistics and injected clocks: exact samples.
-@Suite(.timeLimit(.minutes(1))) struct SleepMetricsTests {
+@Suite(.timeLimit(.minutes(10))) struct SleepMetricsTests {
     @Test func theSleepSourceExportsTheTimeSuspendedAndTheKernelsCounters() throws {
         let machine = FakeMachine.empty()
         defer { withExtendedLifetime(machine) {} }

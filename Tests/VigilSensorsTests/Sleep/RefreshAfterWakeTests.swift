@@ -6,7 +6,7 @@ import VigilTesting
 
 /// The sources that cache state re-read it after a wake, found by their loop's wake watch: shown on a fake machine
 /// changed while the clocks say it slept, with timers on a manual clock that never fires (so no poll re-reads).
-@Suite(.timeLimit(.minutes(2))) struct RefreshAfterWakeTests {
+@Suite(.timeLimit(.minutes(10))) struct RefreshAfterWakeTests {
     /// A change to the fake machine that each source's next read shows.
     static let changes: [String: @Sendable (FakeMachine) -> Void] = [
         "power": { $0.sys.write("class/power_supply/AC/online", "1\n") },

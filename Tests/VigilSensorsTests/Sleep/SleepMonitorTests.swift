@@ -7,7 +7,7 @@ import VigilTesting
 
 /// The sleep source on injected clock pairs and fake statistics: exact states and transitions, timers on a manual
 /// clock, no sleeping.
-@Suite(.timeLimit(.minutes(1))) struct SleepMonitorTests {
+@Suite(.timeLimit(.minutes(10))) struct SleepMonitorTests {
     /// What ``SleepMonitor/transitions`` published.
     final class Transitions: Sendable {
         private let events = FutexMutex<[SensorEvent<PowerTransition>]>([])

@@ -5,7 +5,7 @@ import VigilTestSupport
 
 /// `<sys>/power/suspend_stats` parsed from fake trees written in the kernel's formats (`kernel/power/main.c`:
 /// `%u` counters, `%d` negated errno, `%s` device and step names, `%llu` microseconds), since this machine has none.
-@Suite(.timeLimit(.minutes(1))) struct SuspendStatisticsTests {
+@Suite(.timeLimit(.minutes(10))) struct SuspendStatisticsTests {
     static let directory = "power/suspend_stats"
 
     static func read(_ tree: FakeSysfsTree) -> SuspendStatistics? {

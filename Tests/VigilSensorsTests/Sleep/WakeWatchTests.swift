@@ -5,7 +5,7 @@ import VigilTestSupport
 
 /// The loop's wake watch: one cancel-on-set timer while anyone subscribes, and each wake the injected clocks show
 /// delivered once to every subscriber with the exact time slept.
-@Suite(.timeLimit(.minutes(1))) struct WakeWatchTests {
+@Suite(.timeLimit(.minutes(10))) struct WakeWatchTests {
     /// What subscribers were told.
     final class Heard: Sendable {
         private let slept = FutexMutex<[Duration]>([])
