@@ -4,7 +4,7 @@ import VigilTestSupport
 @testable import VigilSensors
 
 /// Bluetooth adapters from `class/bluetooth` and their rfkill switches, attached through the device links.
-@Suite(.timeLimit(.minutes(1))) struct BluetoothAdapterTests {
+@Suite(.timeLimit(.minutes(10))) struct BluetoothAdapterTests {
     @Test func anAdapterWithItsOwnSwitch() throws {
         let machine = FakeMachine.empty()
         machine.addInventory()

@@ -7,7 +7,7 @@ import VigilTestSupport
 
 /// Cameras from `class/video4linux`: nodes grouped by hardware, capture told apart from metadata through the
 /// capability seam, and the real `VIDIOC_QUERYCAP` path refusing what is not the node.
-@Suite(.timeLimit(.minutes(1))) struct CameraTests {
+@Suite(.timeLimit(.minutes(10))) struct CameraTests {
     /// A UVC camera's answers: `video0` captures (with `V4L2_CAP_DEVICE_CAPS` beside it), `video1` carries metadata.
     static let uvc: VideoCapabilityQuery = { (address) throws(SensorError) in
         let bits =

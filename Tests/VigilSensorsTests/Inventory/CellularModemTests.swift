@@ -5,7 +5,7 @@ import VigilTestSupport
 
 /// Cellular modems: WWAN devices and ports, `DEVTYPE=wwan` network interfaces and `cdc-wdm` nodes, grouped by the
 /// hardware they belong to.
-@Suite(.timeLimit(.minutes(1))) struct CellularModemTests {
+@Suite(.timeLimit(.minutes(10))) struct CellularModemTests {
     @Test func aUSBModemsInterfaceAndControlNodeAreOneModem() throws {
         let machine = FakeMachine.empty()
         machine.addInventory()

@@ -7,7 +7,7 @@ import VigilTestSupport
 
 /// The whole inventory of a fake laptop, its line and JSON, and hostile trees: one bad entry or class hides only
 /// itself, a gone root is no reading.
-@Suite(.timeLimit(.minutes(1))) struct DeviceInventoryTests {
+@Suite(.timeLimit(.minutes(10))) struct DeviceInventoryTests {
     static func read(_ machine: FakeMachine) throws -> DeviceInventory {
         try DeviceInventory.read(sysfsRoot: machine.sys.root, procfsRoot: machine.proc.root, query: CameraTests.uvc)
     }

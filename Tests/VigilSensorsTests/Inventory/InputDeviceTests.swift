@@ -7,7 +7,7 @@ import VigilTestSupport
 ///
 /// The switch devices are libinput's test devices as `Tests/Fixtures/input/README.md` records them (names,
 /// ids, event codes; MIT, see `NOTICE`): their bitmaps below are those codes written the way sysfs prints them.
-@Suite(.timeLimit(.minutes(1))) struct InputDeviceTests {
+@Suite(.timeLimit(.minutes(10))) struct InputDeviceTests {
     /// One device's attributes: its name, ids and capability texts.
     struct Case: Sendable, CustomStringConvertible {
         var label: String

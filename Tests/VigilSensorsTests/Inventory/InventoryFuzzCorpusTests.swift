@@ -4,7 +4,7 @@ import VigilTestSupport
 
 /// The `inventory` fuzz corpus replayed through the parsers its fuzzer feeds, each input with what it must give;
 /// `Fuzz/run.sh inventory` is where random bytes go.
-@Suite(.timeLimit(.minutes(1))) struct InventoryFuzzCorpusTests {
+@Suite(.timeLimit(.minutes(10))) struct InventoryFuzzCorpusTests {
     static func text(_ name: String) throws -> String {
         String(decoding: try #require(FuzzCorpus.input("inventory", name)), as: UTF8.self)
     }

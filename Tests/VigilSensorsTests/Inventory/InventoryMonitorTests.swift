@@ -6,7 +6,7 @@ import VigilTestSupport
 
 /// ``InventoryMonitor`` on fake trees: the first read on the loop, re-reads on the uevents of its subsystems, on lost
 /// events and on `refresh()`, and nothing for other events.
-@Suite(.timeLimit(.minutes(1))) struct InventoryMonitorTests {
+@Suite(.timeLimit(.minutes(10))) struct InventoryMonitorTests {
     /// A monitor of `machine` that never polls by itself, started, following `changes`, with a value read.
     static func started(_ machine: FakeMachine, _ changes: PublishSubject<DeviceEvent>) async throws
         -> InventoryMonitor

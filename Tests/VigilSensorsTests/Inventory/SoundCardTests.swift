@@ -5,7 +5,7 @@ import VigilTestSupport
 @testable import VigilSensors
 
 /// Sound cards from `/proc/asound/cards` and `class/sound`, joined by number; hostile `cards` files.
-@Suite(.timeLimit(.minutes(1))) struct SoundCardTests {
+@Suite(.timeLimit(.minutes(10))) struct SoundCardTests {
     static let twoCards = """
          0 [PCH            ]: HDA-Intel - HDA Intel PCH
                               HDA Intel PCH at 0xf7f10000 irq 32
