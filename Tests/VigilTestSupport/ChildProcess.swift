@@ -132,14 +132,17 @@ package final class ChildProcess: Sendable {
     package func signal(_ number: Int32) { kill(pid, number) }
 
     /// Waits (`seconds` at most) for the child to exit and its output to be read to the end; returns whether it did.
-    package func waitForExit(within seconds: Double = 15) async -> Bool {
+    ///
+    /// The default bound catches a hang, not a slow exit: under a sanitizer on a loaded two-core CI machine a child
+    /// that takes a fraction of a second alone was seen to need more than 15 s.
+    package func waitForExit(within seconds: Double = 60) async -> Bool {
         await eventually(within: seconds) { !self.isRunning && self.output.ended && self.errors.ended }
     }
 
     /// Sends `number` (SIGTERM by default) and waits (`seconds` at most) for the exit; returns the exit status, or
     /// nil when the child did not exit in time.
     @discardableResult
-    package func stop(with number: Int32 = SIGTERM, within seconds: Double = 15) async -> Int32? {
+    package func stop(with number: Int32 = SIGTERM, within seconds: Double = 60) async -> Int32? {
         if isRunning { signal(number) }
         return await waitForExit(within: seconds) ? exitStatus : nil
     }

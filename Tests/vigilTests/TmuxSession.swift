@@ -87,8 +87,9 @@ final class TmuxSession {
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         let argv: [UnsafeMutablePointer<CChar>?] = command.map { strdup($0) } + [nil]
         let environment: [UnsafeMutablePointer<CChar>?] =
-            ["PATH=/usr/bin:/bin", "TERM=xterm-256color", "LANG=C.UTF-8"].map { (text: String) in strdup(text) }
-            + [nil]
+            (["PATH=/usr/bin:/bin", "TERM=xterm-256color", "LANG=C.UTF-8"] + Self.sanitizerOptions).map {
+                (text: String) in strdup(text)
+            } + [nil]
         defer { for pointer in argv + environment { free(pointer) } }
         var child: pid_t = 0
         guard posix_spawn(&child, executable, &actions, nil, argv, environment) == 0 else { return nil }
@@ -97,6 +98,14 @@ final class TmuxSession {
         defer { unlink(outputPath) }
         guard status == 0, let text = readWholeFile(outputPath) else { return nil }
         return text.hasSuffix("\n") ? String(text.dropLast()) : text
+    }
+
+    /// The sanitizer settings of the test run (CI's LeakSanitizer suppressions among them), passed on through the
+    /// otherwise clean environment, so `vigil top` under a sanitizer is judged by the same rules as the tests.
+    private static var sanitizerOptions: [String] {
+        ["ASAN_OPTIONS", "LSAN_OPTIONS", "TSAN_OPTIONS"].compactMap { name in
+            ProcessInfo.processInfo.environment[name].map { "\(name)=\($0)" }
+        }
     }
 
     private static func quoted(_ word: String) -> String {
