@@ -1,18 +1,20 @@
 import VigilSensors
 
-/// A fake sysfs, procfs and etc with one device of each kind the catalog reads from a tree: a battery and mains, a
-/// thermal zone, a hwmon chip, a backlight, displays, an accelerometer, CPU times, memory, memory pressure and the
-/// machine's identity (DMI, hostname, os-release).
+/// A fake sysfs, procfs, etc and dev with one device of each kind the catalog reads from a tree: a battery and mains,
+/// a thermal zone, a hwmon chip, a backlight, displays, an accelerometer, CPU times, memory, memory pressure and the
+/// machine's identity (DMI, hostname, os-release); ``fullyEquipped()`` adds a lid switch.
 ///
-/// ``empty`` has the three roots and nothing in them.
+/// ``empty`` has the four roots and nothing in them.
 package final class FakeMachine {
     package let sys = FakeSysfsTree()
     package let proc = FakeSysfsTree()
     package let etc = FakeSysfsTree()
+    /// Device nodes; a fake tree cannot hold a real evdev node, so the lid switch's node is absent.
+    package let dev = FakeSysfsTree()
 
     /// The catalog options that read this machine.
     package var options: SourceCatalog.Options {
-        SourceCatalog.Options(sysfsRoot: sys.root, procfsRoot: proc.root, etcRoot: etc.root)
+        SourceCatalog.Options(sysfsRoot: sys.root, procfsRoot: proc.root, etcRoot: etc.root, devRoot: dev.root)
     }
 
     /// The ids whose device ``equipped()`` has and ``empty()`` lacks.
@@ -77,9 +79,10 @@ package final class FakeMachine {
 
 extension FakeMachine {
     /// A machine with a device for every catalog entry that reads a tree: ``equipped()`` plus one IIO device of each
-    /// other sensor kind, so the conformance suite can run every entry.
+    /// other sensor kind and a lid switch, so the conformance suite can run every entry.
     package static func fullyEquipped() -> FakeMachine {
         let machine = equipped()
+        machine.addLidSwitch()
         let iio = FakeIIOTree(at: machine.sys.root)
         iio.addDevice(
             1, name: "bmg160",
@@ -111,5 +114,16 @@ extension FakeMachine {
         sys.device("class/drm/card0-HDMI-A-1", ["status": "disconnected", "enabled": "disabled", "dpms": "Off"])
         sys.write("class/drm/card0-HDMI-A-1/modes", "")
         sys.write("class/drm/card0-HDMI-A-1/edid", bytes: [])
+    }
+}
+
+extension FakeMachine {
+    /// The ACPI lid as the kernel's button driver registers it (`Lid Switch`, `EV_SYN` and `EV_SW`, `SW_LID`) at
+    /// `class/input/event0`, beside its `input0` device; no node under ``dev``.
+    package func addLidSwitch() {
+        sys.device("class/input/input0", ["name": "Lid Switch"])
+        sys.device("class/input/input0/capabilities", ["ev": "21", "sw": "1", "key": "0"])
+        sys.makeDirectory("class/input/event0")
+        sys.link("class/input/event0/device", to: "../input0")
     }
 }

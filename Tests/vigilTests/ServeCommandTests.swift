@@ -46,6 +46,10 @@ struct ServeCommandTests {
             edid[127] = 0 &- edid[0..<127].reduce(0, &+)
         }
         drm.write("class/drm/card0-DP-1/edid", bytes: edid)
+        // A lid switch whose name needs escaping; its node is nowhere under the tool's /dev, so it is not up.
+        drm.device("class/input/input0", ["name": "Lid \"quoted\" \\ Switch"])
+        drm.device("class/input/input0/capabilities", ["ev": "21", "sw": "1"])
+        drm.link("class/input/event0/device", to: "../input0")
         let devices: [(String, [String: String])] = [
             (
                 "bmi160",
@@ -88,7 +92,9 @@ struct ServeCommandTests {
         scratch.write("watched/.keep", "")
         let (serve, port) = try startServe(
             ["files", watched], globals: ["--sys-root", sys, "--proc-root", proc])
-        let (all, allPort) = try startServe([], globals: ["--sys-root", sys, "--proc-root", proc])
+        scratch.write("dev/.keep", "")
+        let (all, allPort) = try startServe(
+            [], globals: ["--sys-root", sys, "--proc-root", proc, "--dev-root", scratch.path + "/dev"])
         var exposition = ""
         let families = [
             "vigil_power_supply_capacity_ratio", "vigil_thermal_zone_temp_celsius", "vigil_hwmon_temp_celsius",
@@ -96,7 +102,7 @@ struct ServeCommandTests {
             "vigil_ambient_light_lux", "vigil_cpu_busy_ratio", "vigil_memory_total_bytes",
             "vigil_pressure_memory_waiting_seconds_total", "vigil_network_up", "vigil_filesystem_size_bytes",
             "vigil_clock_changes_total", "vigil_netlink_overflows_total", "vigil_display_connected",
-            "vigil_display_info", "vigil_dmi_info", "vigil_uname_info", "vigil_device_info",
+            "vigil_display_info", "vigil_dmi_info", "vigil_uname_info", "vigil_device_info", "vigil_switch_device_up",
         ]
         let complete = eventually(timeout: 30) {
             exposition = LoopbackClient.get(port: allPort, "/metrics")?.body ?? ""
@@ -107,6 +113,9 @@ struct ServeCommandTests {
         // The display's info names it (the quote and backslash escaped) and never carries its serial number.
         #expect(exposition.contains(#"manufacturer="DEL",name="\"\\LL U2719D",product="415A""#), "\(exposition)")
         #expect(!exposition.contains("H07VSS2") && !exposition.contains("1144075351"))
+        #expect(
+            exposition.contains(#"vigil_switch_device_up{device="event0",name="Lid \"quoted\" \\ Switch"} 0"#),
+            "\(exposition)")
         let files = LoopbackClient.get(port: port, "/metrics")?.body ?? ""
         #expect(files.contains("vigil_file_events_total{kind=\"created\",path=\"\(watched)\"} 0"))
         for (name, text) in [("all", exposition), ("files", files)] {
