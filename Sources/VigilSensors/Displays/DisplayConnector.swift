@@ -6,7 +6,12 @@
 public struct DisplayConnector: Sendable, Equatable, Encodable, CustomStringConvertible {
     /// Whether a display is on the connector, as the kernel last probed it (`status`).
     public enum Status: String, Sendable, Encodable {
-        case connected, disconnected, unknown
+        /// A display is plugged in and answered the probe.
+        case connected
+        /// Nothing is plugged in.
+        case disconnected
+        /// The driver cannot tell (some connectors, such as virtual ones, never can).
+        case unknown
     }
 
     /// The class entry's name, for example `card0-eDP-1` (escaped like `ls -b` when not UTF-8).

@@ -18,7 +18,10 @@ extension EDID {
 
         /// Which way an aspect-ratio-only screen is meant to be used.
         public enum Orientation: String, Sendable, Encodable {
-            case landscape, portrait
+            /// Wider than tall.
+            case landscape
+            /// Taller than wide.
+            case portrait
         }
 
         /// What the bytes state.

@@ -1,7 +1,7 @@
 /// A display's identity as its EDID (VESA Extended Display Identification Data) states it.
 ///
 /// Decoded from the base block (manufacturer, product, serial, date, version, input, size, descriptors) and the tags
-/// of the extension blocks that follow it; see ``decode(_:)``. Values that cannot be true (a week 239, a size that is
+/// of the extension blocks that follow it. Values that cannot be true (a week 239, a size that is
 /// an aspect ratio) are kept as stated where that makes sense and named in ``notes``; a serial number of 0 and a
 /// week of 0 mean "not given" and are `nil`.
 public struct EDID: Sendable, Equatable, Encodable, CustomStringConvertible {
