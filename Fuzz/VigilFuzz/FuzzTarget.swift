@@ -113,6 +113,17 @@ struct FuzzTarget: Sendable {
             precondition(edid.extensions.count <= edid.extensionCount, "more extension blocks than counted")
             _ = edid.description
         },
+        "evdev": FuzzTarget { bytes in
+            // Bytes as an evdev node gives them, in two reads split by the first byte; whatever they hold, no more
+            // than one partial event is kept. The same bytes as the text of a capability bitmap.
+            var stream = EvdevStream()
+            let split = min(Int(bytes.first ?? 0), bytes.count)
+            for chunk in [bytes[..<split], bytes[split...]] {
+                _ = stream.consume(chunk)
+                precondition(stream.pendingByteCount < InputEvent.size, "kept \(stream.pendingByteCount) bytes")
+            }
+            _ = try? CapabilityBitmap.parse(String(decoding: bytes, as: UTF8.self), path: "/fuzz", maximumBit: 767)
+        },
         "inventory": FuzzTarget { bytes in
             // The device inventory's kernel texts: the bytes as /proc/asound/cards, as a uevent attribute, and their
             // first six lines as an input device's bitmaps (ev, key, rel, abs, sw, properties) with the kind they make.

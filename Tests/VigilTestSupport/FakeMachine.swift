@@ -1,21 +1,22 @@
 import VigilSensors
 
-/// A fake sysfs, procfs and etc with one device of each kind the catalog reads from a tree: a battery and mains, a
-/// thermal zone, a hwmon chip, a backlight, displays, the inventory's devices, an accelerometer, CPU times, memory,
-/// memory pressure and the machine's identity (DMI, hostname, os-release).
+/// A fake sysfs, procfs, etc and dev with one device of each kind the catalog reads from a tree: a battery and mains,
+/// a thermal zone, a hwmon chip, a backlight, displays, the inventory's devices (a lid switch among them), an
+/// accelerometer, CPU times, memory, memory pressure and the machine's identity (DMI, hostname, os-release).
 ///
-/// ``empty`` has the three roots and nothing in them.
+/// ``empty`` has the four roots and nothing in them.
 package final class FakeMachine {
     package let sys = FakeSysfsTree()
     package let proc = FakeSysfsTree()
     package let etc = FakeSysfsTree()
+    /// Device nodes; a fake tree cannot hold a real evdev node, so the lid switch's node is absent.
+    package let dev = FakeSysfsTree()
 
     /// The catalog options that read this machine.
     package var options: SourceCatalog.Options {
-        SourceCatalog.Options(sysfsRoot: sys.root, procfsRoot: proc.root, etcRoot: etc.root)
+        SourceCatalog.Options(sysfsRoot: sys.root, procfsRoot: proc.root, etcRoot: etc.root, devRoot: dev.root)
     }
 
-    /// The ids whose device ``equipped()`` has and ``empty()`` lacks.
     /// A laptop battery reporting energy (µWh) and power (µW), as `drivers/acpi/battery.c` does.
     package static let energyBattery = [
         "type": "Battery", "status": "Discharging", "present": "1", "technology": "Li-ion", "cycle_count": "123",
@@ -24,9 +25,10 @@ package final class FakeMachine {
         "capacity_level": "Normal", "model_name": "5B10W13930", "manufacturer": "SMP", "serial_number": "1234",
     ]
 
+    /// The ids whose device ``equipped()`` has and ``empty()`` lacks.
     package static let treeDeviceIDs = [
-        "battery", "thermal", "hwmon", "backlight", "displays", "inventory", "accelerometer", "orientation", "cpu",
-        "memory", "pressure", "device",
+        "battery", "thermal", "hwmon", "backlight", "displays", "switches", "inventory", "accelerometer", "orientation",
+        "cpu", "memory", "pressure", "device",
     ]
 
     /// A machine with no device and no procfs file: only an empty `class/power_supply`, as a kernel with the class
@@ -200,7 +202,8 @@ extension FakeMachine {
             ])
     }
 
-    /// An input device below `parent` with its handler entries (`event3`) as subdirectories, as the kernel has them.
+    /// An input device below `parent` with its handler entries (`event3`) as subdirectories, each with its `device`
+    /// link back to the input device, as the kernel has them.
     package func addInputDevice(
         _ name: String, parent: String, handlers: [String], _ attributes: [String: String]
     ) {
@@ -208,6 +211,7 @@ extension FakeMachine {
         let directory = sys.classDevice("input", name, parent: parent, attributes)
         for handler in handlers {
             sys.device(directory + "/" + handler, ["dev": "13:64"])
+            sys.link(directory + "/" + handler + "/device", to: "..")
             sys.link("class/input/" + handler, to: "../../" + directory + "/" + handler)
         }
     }

@@ -46,13 +46,17 @@ struct ServeCommandTests {
             edid[127] = 0 &- edid[0..<127].reduce(0, &+)
         }
         drm.write("class/drm/card0-DP-1/edid", bytes: edid)
-        // Input devices and a sound card whose names hold a quote, a backslash and a newline.
-        drm.classDevice(
+        // Input devices and a sound card whose names hold a quote, a backslash and a newline; the first is a lid switch
+        // whose node is nowhere under the tool's /dev, so it is not up.
+        let lid = drm.classDevice(
             "input", "input0", parent: nil,
             [
                 "name": "Lid \"Switch\" \\", "id/bustype": "0019", "id/product": "0005", "capabilities/ev": "21",
                 "capabilities/sw": "1",
             ])
+        drm.makeDirectory(lid + "/event0")
+        drm.link(lid + "/event0/device", to: "..")
+        drm.link("class/input/event0", to: "../../" + lid + "/event0")
         drm.classDevice("input", "input1", parent: nil, ["name": "line\nbreak", "capabilities/ev": "ffffffff"])
         scratch.write("proc/asound/cards", " 0 [Q\"uote         ]: USB-Audio - a \\ b\n   long\n")
         let devices: [(String, [String: String])] = [
@@ -104,7 +108,9 @@ struct ServeCommandTests {
         scratch.write("watched/.keep", "")
         let (serve, port) = try startServe(
             ["files", watched], globals: ["--sys-root", sys, "--proc-root", proc])
-        let (all, allPort) = try startServe([], globals: ["--sys-root", sys, "--proc-root", proc])
+        scratch.write("dev/.keep", "")
+        let (all, allPort) = try startServe(
+            [], globals: ["--sys-root", sys, "--proc-root", proc, "--dev-root", scratch.path + "/dev"])
         var exposition = ""
         let families = [
             "vigil_power_supply_capacity_ratio", "vigil_thermal_zone_temp_celsius", "vigil_hwmon_temp_celsius",
@@ -115,6 +121,7 @@ struct ServeCommandTests {
             "vigil_display_info", "vigil_dmi_info", "vigil_uname_info", "vigil_device_info",
             "vigil_suspend_slept_seconds_total", "vigil_suspend_failed_steps_total", "vigil_suspend_last_failure_info",
             "vigil_inventory_devices", "vigil_inventory_input_info", "vigil_inventory_sound_card_info",
+            "vigil_switch_device_up",
         ]
         let complete = eventually(timeout: 30) {
             exposition = LoopbackClient.get(port: allPort, "/metrics")?.body ?? ""
@@ -130,6 +137,9 @@ struct ServeCommandTests {
         #expect(exposition.contains(#"name="line\nbreak""#), "\(exposition)")
         #expect(exposition.contains(#"id="Q\"uote""#), "\(exposition)")
         #expect(!exposition.contains("H07VSS2") && !exposition.contains("1144075351"))
+        #expect(
+            exposition.contains(#"vigil_switch_device_up{device="event0",name="Lid \"Switch\" \\"} 0"#),
+            "\(exposition)")
         let files = LoopbackClient.get(port: port, "/metrics")?.body ?? ""
         #expect(files.contains("vigil_file_events_total{kind=\"created\",path=\"\(watched)\"} 0"))
         for (name, text) in [("all", exposition), ("files", files)] {

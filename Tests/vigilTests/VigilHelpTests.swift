@@ -19,7 +19,7 @@ import VigilTestSupport
             "--broker", "--topic", "--qos", "--username", "--password-file", "--homeassistant", "--keep-alive",
         ],
     ]
-    static let global = ["--sys-root", "--proc-root", "--etc-root", "--netns", "--help", "-h"]
+    static let global = ["--sys-root", "--proc-root", "--etc-root", "--dev-root", "--netns", "--help", "-h"]
 
     func run(_ arguments: [String]) async throws -> String {
         let vigil = try ChildProcess(vigil: arguments)

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/epoll.h>
+#include <sys/ioctl.h>
 #include <sys/eventfd.h>
 #include <sys/inotify.h>
 #include <sys/socket.h>
@@ -26,6 +27,7 @@
 #include <sys/uio.h>
 #include <net/if.h>
 #include <linux/if_addr.h>
+#include <linux/input.h>
 #include <linux/if_arp.h>
 #include <linux/if_link.h>
 #include <linux/netlink.h>
@@ -115,5 +117,45 @@ static inline uint32_t vigil_epollout(void) { return EPOLLOUT; }
 static inline uint32_t vigil_epollerr(void) { return EPOLLERR; }
 static inline uint32_t vigil_epollhup(void) { return EPOLLHUP; }
 static inline uint32_t vigil_epollrdhup(void) { return EPOLLRDHUP; }
+
+// MARK: evdev (linux/input.h): the ioctl numbers are function-like macros, and struct input_event's time fields
+// depend on the word size and time_t, so events are decoded and encoded here.
+
+/// `EVIOCGSW(length)`: reads the device's switch states as a bitmap of `length` bytes.
+static inline unsigned long vigil_eviocgsw(unsigned int length) { return EVIOCGSW(length); }
+/// `EVIOCSCLOCKID`: sets the clock of the event timestamps.
+static inline unsigned long vigil_eviocsclockid(void) { return EVIOCSCLOCKID; }
+/// The size of one `struct input_event` as read(2) returns it.
+static inline size_t vigil_input_event_size(void) { return sizeof(struct input_event); }
+
+/// Decodes the `struct input_event` at `bytes` (which need not be aligned).
+static inline void vigil_input_event_decode(
+    const void *bytes, int64_t *seconds, int64_t *microseconds, uint16_t *type, uint16_t *code, int32_t *value) {
+    struct input_event event;
+    memcpy(&event, bytes, sizeof event);
+    *seconds = (int64_t)event.input_event_sec;
+    *microseconds = (int64_t)event.input_event_usec;
+    *type = event.type;
+    *code = event.code;
+    *value = event.value;
+}
+
+/// Encodes one `struct input_event` into the `vigil_input_event_size()` bytes at `bytes`.
+static inline void vigil_input_event_encode(
+    void *bytes, int64_t seconds, int64_t microseconds, uint16_t type, uint16_t code, int32_t value) {
+    struct input_event event;
+    memset(&event, 0, sizeof event);
+    event.input_event_sec = seconds;
+    event.input_event_usec = microseconds;
+    event.type = type;
+    event.code = code;
+    event.value = value;
+    memcpy(bytes, &event, sizeof event);
+}
+
+/// ioctl(2) with a pointer argument (Swift cannot call the variadic declaration).
+static inline int vigil_ioctl_pointer(int fd, unsigned long request, void *argument) {
+    return ioctl(fd, request, argument);
+}
 
 #endif

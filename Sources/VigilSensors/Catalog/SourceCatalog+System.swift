@@ -1,10 +1,11 @@
 extension SourceCatalog {
-    /// The sysfs and procfs sources: `battery`, `power`, `thermal`, `hwmon`, `backlight`, `displays`, `cpu`, `memory`,
-    /// `storage`, `pressure`, `clock`, `device`, `sleep` and `inventory`.
+    /// The sysfs and procfs sources: `battery`, `power`, `thermal`, `hwmon`, `backlight`, `displays`, `switches`, `cpu`,
+    /// `memory`, `storage`, `pressure`, `clock`, `device`, `sleep` and `inventory`.
     ///
-    /// sysfs sources read under ``Options/sysfsRoot``, procfs sources under ``Options/procfsRoot``; `storage` reports
-    /// the file system of `/`; `device` reads all three roots and ``Options/etcRoot``; `sleep` reads the kernel's
-    /// clocks and the suspend statistics under ``Options/sysfsRoot``.
+    /// sysfs sources read under ``Options/sysfsRoot``, procfs sources under ``Options/procfsRoot``; `switches` opens
+    /// its nodes under ``Options/devRoot``; `storage` reports the file system of `/`; `device` reads all three roots
+    /// and ``Options/etcRoot``; `sleep` reads the kernel's clocks and the suspend statistics under
+    /// ``Options/sysfsRoot``.
     static var systemEntries: [Entry] {
         [
             battery,
@@ -22,6 +23,12 @@ extension SourceCatalog {
             .withUevents(id: "displays", name: "Displays (DRM connectors, EDID)", subsystem: "drm") {
                 options, devices in
                 DisplayMonitor(root: options.sysfsRoot, changes: devices?.readings, eventLoop: options.eventLoop)
+            },
+            .withUevents(id: "switches", name: "Switches: lid, tablet mode, dock, jacks (evdev)", subsystem: "input") {
+                options, devices in
+                SwitchMonitor(
+                    root: options.sysfsRoot, devRoot: options.devRoot, changes: devices?.readings,
+                    eventLoop: options.eventLoop)
             },
             .source(id: "cpu", name: "CPU use (/proc/stat)") { options, _ in
                 CPUUsageMonitor(root: options.procfsRoot, eventLoop: options.eventLoop)

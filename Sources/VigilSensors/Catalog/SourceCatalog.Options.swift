@@ -12,6 +12,8 @@ extension SourceCatalog {
         /// The configuration directory, `/etc` by default: where the `device` source reads `os-release` (falling back
         /// to `usr/lib/os-release` beside it) and `machine-id`.
         public var etcRoot: String
+        /// The device-node directory, `/dev` by default: where the `switches` source opens `input/eventN`.
+        public var devRoot: String
         /// The network namespace the netlink sources watch, or nil for the process's own: a name from
         /// `ip netns add` (looked up under `/var/run/netns`) or, when it holds a slash, a path such as
         /// `/proc/PID/ns/net`.
@@ -25,15 +27,17 @@ extension SourceCatalog {
         ///   - sysfsRoot: The root of sysfs.
         ///   - procfsRoot: The root of procfs.
         ///   - etcRoot: The configuration directory.
+        ///   - devRoot: The device-node directory.
         ///   - networkNamespace: A network namespace name or path, or nil for the process's own.
         ///   - eventLoop: The loop that runs the sources.
         public init(
             sysfsRoot: String = "/sys", procfsRoot: String = "/proc", etcRoot: String = "/etc",
-            networkNamespace: String? = nil, eventLoop: EventLoop = .shared
+            devRoot: String = "/dev", networkNamespace: String? = nil, eventLoop: EventLoop = .shared
         ) {
             self.sysfsRoot = sysfsRoot
             self.procfsRoot = procfsRoot
             self.etcRoot = etcRoot
+            self.devRoot = devRoot
             self.networkNamespace = networkNamespace
             self.eventLoop = eventLoop
         }

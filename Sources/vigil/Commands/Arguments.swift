@@ -67,7 +67,7 @@ struct Arguments {
     var help: Bool { flag("--help") }
     var json: Bool { flag("--json") }
 
-    /// The catalog options, with `--sys-root`, `--proc-root` and `--etc-root` checked.
+    /// The catalog options, with `--sys-root`, `--proc-root`, `--etc-root` and `--dev-root` checked.
     ///
     /// - Throws: ``ToolError`` (usage) naming a root that is empty or not a directory, so that a mistyped path is not
     ///   later blamed on the kernel.
@@ -75,6 +75,7 @@ struct Arguments {
         var options = SourceCatalog.Options()
         let roots = [
             ("--sys-root", \SourceCatalog.Options.sysfsRoot), ("--proc-root", \.procfsRoot), ("--etc-root", \.etcRoot),
+            ("--dev-root", \.devRoot),
         ]
         for (long, keyPath) in roots {
             guard let path = value(long) else { continue }

@@ -38,6 +38,7 @@ struct CommandSpec: Sendable {
         Option(long: "--sys-root", value: "PATH", help: "read sysfs from PATH instead of /sys"),
         Option(long: "--proc-root", value: "PATH", help: "read procfs from PATH instead of /proc"),
         Option(long: "--etc-root", value: "PATH", help: "read os-release and machine-id from PATH instead of /etc"),
+        Option(long: "--dev-root", value: "PATH", help: "open device nodes (input/eventN) under PATH instead of /dev"),
         Option(long: "--netns", value: "NAME", help: "watch the network inside the named network namespace"),
         Option(long: "--help", short: "-h", help: "show this help"),
     ]

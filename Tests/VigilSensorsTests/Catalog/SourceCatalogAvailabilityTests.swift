@@ -13,7 +13,7 @@ import VigilTestSupport
     /// What an entry says on a tree without its device: a sysfs device is missing (the class is there, empty, as
     /// the kernel shows it); a procfs file missing means the kernel lacks the interface.
     static let absentReasons: [(String, UnavailabilityReason)] =
-        ["battery", "thermal", "hwmon", "backlight", "displays", "accelerometer", "orientation"].map {
+        ["battery", "thermal", "hwmon", "backlight", "displays", "switches", "accelerometer", "orientation"].map {
             ($0, .missingDevice)
         }
         + ["cpu", "memory", "pressure", "device"].map { ($0, .kernelLacksInterface) }

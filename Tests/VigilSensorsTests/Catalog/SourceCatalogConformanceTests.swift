@@ -27,7 +27,7 @@ extension InotifyKernelTests {
             }
             let setting = ConformanceSetting(
                 label: "a fake machine",
-                ownedRoots: [machine.sys.root, machine.proc.root, machine.etc.root, files.path],
+                ownedRoots: [machine.sys.root, machine.proc.root, machine.etc.root, machine.dev.root, files.path],
                 outage: .renaming([machine.sys.root, machine.proc.root, machine.etc.root]))
             let argument = entry.argumentName == nil ? nil : BytePath(files.path)
             await checkSourceConformance(id, in: setting) { loop in

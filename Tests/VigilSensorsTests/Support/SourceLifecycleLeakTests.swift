@@ -135,7 +135,29 @@ import VigilTestSupport
         ("barometer", { root in BarometerMonitor(root: fakeIIO(root), updateInterval: .milliseconds(10)) }),
         ("buffered accelerometer", { root in AccelerometerMonitor(root: fakeIIO(root), mode: .buffered()) }),
         ("orientation", { root in OrientationMonitor(root: fakeIIO(root), updateInterval: .milliseconds(10)) }),
+        (
+            "switches with open nodes",
+            { root in
+                SwitchMonitor(
+                    root: fakeSwitches(root), devRoot: root + "/dev", updateInterval: .milliseconds(20),
+                    changes: PublishSubject<DeviceEvent>(), access: switchNodes.access)
+            }
+        ),
     ]
+
+    /// The stand-in for the switch nodes: each open hands out a socket pair and closes the previous test end.
+    static let switchNodes = FakeEvdev()
+
+    /// A sysfs tree with the lid switch `event0` under `directory`, its node served by ``switchNodes``; returns its
+    /// root.
+    static func fakeSwitches(_ directory: String) -> String {
+        let tree = FakeSysfsTree(root: directory + "/switches")
+        if !SysfsFile.exists(tree.root + "/class/input/event0") {
+            SwitchMonitorTests.Fixture.addInput(tree, event: 0, name: "Lid Switch", ev: "21", sw: "1")
+        }
+        switchNodes.add(directory + "/dev/input/event0", set: [SwitchKind.lid.code])
+        return tree.root
+    }
 
     @Test(arguments: everySource.map(\.0))
     func startIsPromptAndAReleasedRunningSourceFreesItsDescriptors(name: String) async throws {

@@ -1,0 +1,55 @@
+import Testing
+import VigilSensors
+
+/// ``CapabilityBitmap``: sysfs's capability bitmaps (hexadecimal words, the most significant first) and `EVIOCGSW`'s
+/// answer in memory, with the bitmaps of the devices in `testdata/input/README.md` as the oracle.
+@Suite(.timeLimit(.minutes(1))) struct CapabilityBitmapTests {
+    static func bits(_ text: String, maximumBit: Int = 127, wordBits: Int = 64) throws -> [Int] {
+        try CapabilityBitmap.parse(text, path: "/sys/x", maximumBit: maximumBit, wordBits: wordBits).bits
+    }
+
+    @Test func readsTheBitmapsOfTheTestDevices() throws {
+        // EVIOCGBIT(0) of the lid (SYN, SW) and the tablet-mode switch (SYN, KEY, SW); their switch bitmaps.
+        #expect(try Self.bits("21\n") == [0, 5])
+        #expect(try Self.bits("23") == [0, 1, 5])
+        #expect(try Self.bits("1") == [SwitchKind.lid.code])
+        #expect(try Self.bits("2") == [SwitchKind.tabletMode.code])
+        // HP WMI hotkeys: tablet mode and dock; a keyboard's event types.
+        #expect(try Self.bits("22") == [1, 5])
+        #expect(try Self.bits("120013") == [0, 1, 4, 17, 20])
+    }
+
+    @Test func wordsAreMostSignificantFirst() throws {
+        #expect(try Self.bits("1 0") == [64])
+        #expect(try Self.bits("8000000000000000 1") == [0, 127])
+        #expect(try Self.bits("3 0 0", maximumBit: 200, wordBits: 32) == [64, 65])
+        #expect(try Self.bits("ffffffff 0", maximumBit: 40, wordBits: 32) == [32, 33, 34, 35, 36, 37, 38, 39, 40])
+    }
+
+    @Test func bitsAboveTheMaximumAreIgnoredHoweverLongTheBitmap() throws {
+        let long = (["1"] + Array(repeating: "0", count: 5000)).joined(separator: " ")
+        #expect(try Self.bits(long, maximumBit: 63).isEmpty)
+        #expect(try Self.bits("ffff", maximumBit: 3) == [0, 1, 2, 3])
+    }
+
+    @Test(arguments: ["", " ", "zz", "0x21", "1  0", "12345678123456781", "-1", "1\n2", "+1"])
+    func malformedBitmapsAreRefusedNamingThePath(text: String) {
+        #expect(throws: SensorError.self) { try Self.bits(text) }
+        do {
+            _ = try Self.bits(text)
+        } catch {
+            guard case .malformedValue(let path, _, _) = error as? SensorError else {
+                Issue.record("\(error)")
+                return
+            }
+            #expect(path == "/sys/x")
+        }
+    }
+
+    @Test func eviocgswBytesAreTheMachinesWords() {
+        let lidAndDock = UInt(1) << UInt(SwitchKind.lid.code) | UInt(1) << UInt(SwitchKind.dock.code)
+        let bytes = withUnsafeBytes(of: lidAndDock) { Array($0) } + [0xff]
+        #expect(CapabilityBitmap.bits(ofKernelBytes: bytes) == [0, 5])
+        #expect(CapabilityBitmap.bits(ofKernelBytes: []).isEmpty)
+    }
+}
