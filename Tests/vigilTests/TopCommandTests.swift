@@ -18,7 +18,10 @@ struct TopCommandTests {
 
         init(width: Int = 80, height: Int = 24) async throws {
             tmux = try TmuxSession(
-                vigil: ["top", folder.path, "--sys-root", machine.sys.root, "--proc-root", machine.proc.root],
+                vigil: [
+                    "top", folder.path, "--sys-root", machine.sys.root, "--proc-root", machine.proc.root,
+                    "--dev-root", machine.dev.root,
+                ],
                 width: width, height: height)
             let tmux = tmux
             #expect(await eventually { tmux.screen().contains("the shell screen before vigil top") })

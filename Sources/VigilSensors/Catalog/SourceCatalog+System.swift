@@ -1,6 +1,6 @@
 extension SourceCatalog {
-    /// The sysfs and procfs sources: `battery`, `power`, `thermal`, `hwmon`, `backlight`, `displays`, `switches`, `cpu`,
-    /// `memory`, `storage`, `pressure`, `clock`, `device`, `sleep` and `inventory`.
+    /// The sysfs and procfs sources: `battery`, `power`, `thermal`, `hwmon`, `backlight`, `displays`, `cpu`, `memory`,
+    /// `storage`, `pressure`, `clock`, `device`, `switches`, `sleep` and `inventory`.
     ///
     /// sysfs sources read under ``Options/sysfsRoot``, procfs sources under ``Options/procfsRoot``; `switches` opens
     /// its nodes under ``Options/devRoot``; `storage` reports the file system of `/`; `device` reads all three roots
@@ -24,12 +24,6 @@ extension SourceCatalog {
                 options, devices in
                 DisplayMonitor(root: options.sysfsRoot, changes: devices?.readings, eventLoop: options.eventLoop)
             },
-            .withUevents(id: "switches", name: "Switches: lid, tablet mode, dock, jacks (evdev)", subsystem: "input") {
-                options, devices in
-                SwitchMonitor(
-                    root: options.sysfsRoot, devRoot: options.devRoot, changes: devices?.readings,
-                    eventLoop: options.eventLoop)
-            },
             .source(id: "cpu", name: "CPU use (/proc/stat)") { options, _ in
                 CPUUsageMonitor(root: options.procfsRoot, eventLoop: options.eventLoop)
             },
@@ -50,6 +44,12 @@ extension SourceCatalog {
                     sysfsRoot: options.sysfsRoot, procfsRoot: options.procfsRoot, etcRoot: options.etcRoot,
                     eventLoop: options.eventLoop)
             },
+            .withUevents(id: "switches", name: "Switches: lid, tablet mode, dock, jacks (evdev)", subsystem: "input") {
+                options, devices in
+                SwitchMonitor(
+                    root: options.sysfsRoot, devRoot: options.devRoot, changes: devices?.readings,
+                    eventLoop: options.eventLoop)
+            },
             .source(id: "sleep", name: "Sleep and resume (boot-time clock, suspend_stats)") { options, _ in
                 SleepMonitor(root: options.sysfsRoot, eventLoop: options.eventLoop)
             },
@@ -57,10 +57,11 @@ extension SourceCatalog {
                 id: "inventory", name: "Inventory (cameras, sound, Bluetooth, modems, input)",
                 subsystems: InventoryMonitor.subsystems
             ) { options, devices in
-                // Under another sysfs root, /dev does not hold the tree's nodes: none is opened.
+                // Under another sysfs root, /dev does not hold the tree's nodes: none is opened unless a --dev-root
+                // says where they are.
                 InventoryMonitor(
                     sysfsRoot: options.sysfsRoot, procfsRoot: options.procfsRoot,
-                    deviceRoot: options.followsUevents ? "/dev" : nil, changes: devices?.readings,
+                    deviceRoot: options.followsUevents || options.devRoot != "/dev" ? options.devRoot : nil, changes: devices?.readings,
                     eventLoop: options.eventLoop)
             },
         ]

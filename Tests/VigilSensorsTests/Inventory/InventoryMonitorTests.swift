@@ -105,16 +105,24 @@ import VigilTestSupport
         #expect(!monitor.isMonitoring)
     }
 
-    @Test func theCatalogEntryOnAFakeTreeAsksNoNode() async throws {
+    /// Under a fake sysfs root the machine's own /dev is never asked; a dev root given beside it is.
+    @Test func theCatalogEntryOnAFakeTreeAsksNoNodeUnlessGivenADevRoot() async throws {
         let machine = FakeMachine.empty()
         machine.addInventory()
         let entry = try #require(SourceCatalog.entry(id: "inventory"))
-        #expect(entry.availability(machine.options) == .available)
-        let source = try entry.make(machine.options)
-        try source.startMonitoring()
-        defer { source.stopMonitoring() }
-        #expect(await eventually { source.latest?.description.contains("capabilities unknown") == true })
-        let line = source.latest?.description ?? ""
-        #expect(line.contains("not asked: the sysfs tree read is not this machine's /sys"), "\(line)")
+        var options = machine.options
+        options.devRoot = "/dev"
+        for (options, expected) in [
+            (options, "not asked: the sysfs tree read is not this machine's /sys"),
+            (machine.options, machine.dev.root + "/video0: no such file or directory"),
+        ] {
+            #expect(entry.availability(options) == .available)
+            let source = try entry.make(options)
+            try source.startMonitoring()
+            defer { source.stopMonitoring() }
+            #expect(await eventually { source.latest?.description.contains("capabilities unknown") == true })
+            let line = source.latest?.description ?? ""
+            #expect(line.contains(expected), "\(line)")
+        }
     }
 }
