@@ -61,7 +61,8 @@ extension SourceCatalog {
                 // says where they are.
                 InventoryMonitor(
                     sysfsRoot: options.sysfsRoot, procfsRoot: options.procfsRoot,
-                    deviceRoot: options.followsUevents || options.devRoot != "/dev" ? options.devRoot : nil, changes: devices?.readings,
+                    deviceRoot: options.followsUevents || options.devRoot != "/dev" ? options.devRoot : nil,
+                    changes: devices?.readings,
                     eventLoop: options.eventLoop)
             },
         ]
