@@ -122,7 +122,8 @@ struct FuzzTarget: Sendable {
                 _ = stream.consume(chunk)
                 precondition(stream.pendingByteCount < InputEvent.size, "kept \(stream.pendingByteCount) bytes")
             }
-            _ = try? CapabilityBitmap.parse(String(decoding: bytes, as: UTF8.self), path: "/fuzz", maximumBit: 767)
+            let bitmap = try? CapabilityBitmap(text: String(decoding: bytes, as: UTF8.self), path: "/fuzz")
+            precondition((bitmap?.words.count ?? 0) <= CapabilityBitmap.maximumBits / 64, "kept more than its bound")
         },
         "inventory": FuzzTarget { bytes in
             // The device inventory's kernel texts: the bytes as /proc/asound/cards, as a uevent attribute, and their
@@ -132,9 +133,9 @@ struct FuzzTarget: Sendable {
             precondition(cards.entries.count <= SoundCard.maximumCards, "more cards than a kernel has")
             _ = UeventFile.properties(text)
             let lines = text.split(separator: "\n", omittingEmptySubsequences: false).prefix(6).map(String.init)
-            let bitmaps = lines.compactMap { try? InputCapabilities.Bitmap(text: $0, path: "/fuzz") }
+            let bitmaps = lines.compactMap { try? CapabilityBitmap(text: $0, path: "/fuzz") }
             guard bitmaps.count == lines.count else { return }
-            let padded = bitmaps + Array(repeating: InputCapabilities.Bitmap(), count: 6 - bitmaps.count)
+            let padded = bitmaps + Array(repeating: CapabilityBitmap(), count: 6 - bitmaps.count)
             _ =
                 InputCapabilities(
                     events: padded[0], keys: padded[1], relativeAxes: padded[2], absoluteAxes: padded[3],

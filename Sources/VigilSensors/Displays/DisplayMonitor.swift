@@ -16,13 +16,13 @@ import Vigil
 /// again. Readings are a `BehaviorSubject` holding the latest ``SensorReading`` of a ``DisplayReading``, published on
 /// the event-loop thread (or the thread delivering `changes`, or calling ``refresh()``), never under a lock, and only
 /// when something changed.
-public final class DisplayMonitor: Source {
+public final class DisplayMonitor: PollingSource {
     /// The sysfs root, `/sys` unless reading a fake or captured tree.
     public let root: String
     private let changes: (any ObservableType<DeviceEvent>)?
     private let eventLoop: EventLoop
-    private let driver: PollingDriver<DisplayReading>
-    private let lifecycle = Lifecycle()
+    let driver: PollingDriver<DisplayReading>
+    let lifecycle = Lifecycle()
 
     /// Creates a monitor; nothing is read until it starts.
     ///
@@ -47,8 +47,6 @@ public final class DisplayMonitor: Source {
     deinit { stopMonitoring() }
 
     public var name: String { "Displays" }
-    public var readings: BehaviorSubject<SensorReading<DisplayReading>> { driver.readings }
-    public var isMonitoring: Bool { lifecycle.isRunning }
 
     /// Available when the kernel has the DRM class, even without connectors (a headless card): then the reading
     /// lists none.
@@ -74,20 +72,6 @@ public final class DisplayMonitor: Source {
             if Self.isHotplug(event) { self?.refresh() }
         }
     }
-
-    /// Stops polling and following `changes`.
-    public func stopMonitoring() { lifecycle.stop() }
-
-    /// Re-reads every connector now.
-    public func refresh() { driver.refresh() }
-
-    /// How often every connector is re-read without uevents; never `nil`.
-    public var updateInterval: Duration? { driver.interval }
-
-    /// Changes how often every connector is re-read; a running monitor reschedules its timer at once.
-    ///
-    /// - Throws: ``SensorError/invalidArgument(name:value:reason:)`` for an interval below 1 ms.
-    public func setUpdateInterval(_ interval: Duration) throws(SensorError) { try driver.setInterval(interval) }
 
     /// Whether `event` may mean a display came or went: a `drm` hot-plug, a `drm` device added or removed, or lost
     /// events.

@@ -15,15 +15,15 @@ import Vigil
 /// first read, then each identity that differs from the one before, or `unavailable` when the hostname cannot be read
 /// (no procfs). They are published on the event-loop thread (the calling thread for ``refresh()``), never under a
 /// lock.
-public final class DeviceIdentityMonitor: Source {
+public final class DeviceIdentityMonitor: PollingSource {
     /// The hostname file watched.
     public var hostnamePath: String { paths.hostname }
     private let paths: IdentityPaths
     private let eventLoop: EventLoop
-    private let driver: PollingDriver<DeviceIdentity>
+    let driver: PollingDriver<DeviceIdentity>
     private let open = SharedValue<OpenAttribute?>(nil)
     private let watchMode = SharedValue<UpdateMode?>(nil)
-    private let lifecycle = Lifecycle()
+    let lifecycle = Lifecycle()
     private let wakeUps = FutexMutex(0)
 
     /// Creates a monitor; nothing is read until it starts.
@@ -50,8 +50,6 @@ public final class DeviceIdentityMonitor: Source {
     deinit { stopMonitoring() }
 
     public var name: String { "Device identity" }
-    public var readings: BehaviorSubject<SensorReading<DeviceIdentity>> { driver.readings }
-    public var isMonitoring: Bool { lifecycle.isRunning }
 
     /// How a running monitor learns of hostname changes: `POLLPRI` notifications or polling; nil when stopped.
     public var mode: UpdateMode? { lifecycle.isRunning ? watchMode.value : nil }
@@ -76,20 +74,6 @@ public final class DeviceIdentityMonitor: Source {
             lifecycle.refreshAfterWake(on: eventLoop, generation: generation) { [weak self] in self?.refresh() }
         }
     }
-
-    /// Stops the timer, unregisters the hostname and closes it.
-    public func stopMonitoring() { lifecycle.stop() }
-
-    /// Re-reads everything now.
-    public func refresh() { driver.refresh() }
-
-    /// How often everything is re-read; never `nil`.
-    public var updateInterval: Duration? { driver.interval }
-
-    /// Changes how often everything is re-read; a running monitor reschedules its timer at once.
-    ///
-    /// - Throws: ``SensorError/invalidArgument(name:value:reason:)`` for an interval below 1 ms.
-    public func setUpdateInterval(_ interval: Duration) throws(SensorError) { try driver.setInterval(interval) }
 
     /// Opens the hostname and watches it for `POLLPRI` for `generation`'s run (which then owns it), or says polling.
     private func watchHostname(_ generation: UInt64) -> UpdateMode {

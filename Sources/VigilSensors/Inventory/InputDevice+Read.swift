@@ -31,9 +31,9 @@ extension InputDevice {
     static func parse(name: String, read: AttributeTexts, handlers: [String], origin: String) throws(SensorError)
         -> InputDevice
     {
-        func bitmap(_ attribute: String) throws(SensorError) -> InputCapabilities.Bitmap {
-            guard let text = read.texts[attribute] else { return InputCapabilities.Bitmap() }
-            return try InputCapabilities.Bitmap(text: text, path: origin + "/" + attribute)
+        func bitmap(_ attribute: String) throws(SensorError) -> CapabilityBitmap {
+            guard let text = read.texts[attribute] else { return CapabilityBitmap() }
+            return try CapabilityBitmap(text: text, path: origin + "/" + attribute)
         }
         func hex(_ attribute: String) -> Int? {
             read.texts[attribute].flatMap { Int($0.trimmingWhitespace(), radix: 16) }.flatMap {

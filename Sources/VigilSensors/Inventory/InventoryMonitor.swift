@@ -16,7 +16,7 @@ import Vigil
 /// `BehaviorSubject` holding the latest ``SensorReading`` of a ``DeviceInventory``, published on the event-loop
 /// thread (or the thread delivering `changes`, or calling ``refresh()``), never under a lock, and only when something
 /// changed.
-public final class InventoryMonitor: Source {
+public final class InventoryMonitor: PollingSource {
     /// The uevent subsystems whose devices the inventory lists.
     public static let subsystems: Set<String> = [
         "video4linux", "sound", "bluetooth", "rfkill", "wwan", "net", "usbmisc", "input",
@@ -25,9 +25,9 @@ public final class InventoryMonitor: Source {
     /// The sysfs root, `/sys` unless reading a fake or captured tree.
     public let sysfsRoot: String
     private let changes: (any ObservableType<DeviceEvent>)?
-    private let driver: PollingDriver<DeviceInventory>
+    let driver: PollingDriver<DeviceInventory>
     private let eventLoop: EventLoop
-    private let lifecycle = Lifecycle()
+    let lifecycle = Lifecycle()
 
     /// Creates a monitor; nothing is read until it starts.
     ///
@@ -67,8 +67,6 @@ public final class InventoryMonitor: Source {
     deinit { stopMonitoring() }
 
     public var name: String { "Device inventory" }
-    public var readings: BehaviorSubject<SensorReading<DeviceInventory>> { driver.readings }
-    public var isMonitoring: Bool { lifecycle.isRunning }
 
     /// Available wherever sysfs is: a machine without cameras or modems has an inventory that lists none.
     public var availability: Availability {
@@ -91,20 +89,6 @@ public final class InventoryMonitor: Source {
             if Self.isHotplug(event) { self?.refresh() }
         }
     }
-
-    /// Stops polling and following `changes`.
-    public func stopMonitoring() { lifecycle.stop() }
-
-    /// Re-reads every device now.
-    public func refresh() { driver.refresh() }
-
-    /// How often everything is re-read without uevents; never `nil`.
-    public var updateInterval: Duration? { driver.interval }
-
-    /// Changes how often everything is re-read; a running monitor reschedules its timer at once.
-    ///
-    /// - Throws: ``SensorError/invalidArgument(name:value:reason:)`` for an interval below 1 ms.
-    public func setUpdateInterval(_ interval: Duration) throws(SensorError) { try driver.setInterval(interval) }
 
     /// Whether `event` may mean a device of the inventory came, went or changed: an event of ``subsystems`` (a
     /// network interface only when added, removed or renamed: the other `net` events are about traffic, not

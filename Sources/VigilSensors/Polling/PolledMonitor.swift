@@ -12,11 +12,11 @@ import Vigil
 /// cause goes away). Readings are published on the event-loop thread, never under a lock; ``refresh()`` reads on
 /// the calling thread. An idle monitor costs one timer wake-up per interval, nothing in between, and no descriptor:
 /// its timer is a deadline on the event loop's clock (so a test's `EventLoop(clock:)` with a manual clock drives it).
-public final class PolledMonitor<Value>: Source
+public final class PolledMonitor<Value>: PollingSource
 where Value: Sendable & Equatable & Encodable & CustomStringConvertible {
     /// A short human name, for example "Thermal zones".
     public let name: String
-    private let driver: PollingDriver<Value>
+    let driver: PollingDriver<Value>
     private let check: @Sendable () -> Availability
 
     /// Creates a monitor from a read function; nothing is read until it starts.
@@ -54,20 +54,10 @@ where Value: Sendable & Equatable & Encodable & CustomStringConvertible {
 
     private let onStart: (@Sendable () -> Void)?
     private let firstRead: FirstReadPlacement
-    private let lifecycle = Lifecycle()
+    let lifecycle = Lifecycle()
 
     deinit { stopMonitoring() }
 
-    /// How often the value is read; never `nil`.
-    public var updateInterval: Duration? { driver.interval }
-
-    /// Changes how often the value is read; a running monitor reschedules its timer at once.
-    ///
-    /// - Throws: ``SensorError/invalidArgument(name:value:reason:)`` for an interval below 1 ms.
-    public func setUpdateInterval(_ interval: Duration) throws(SensorError) { try driver.setInterval(interval) }
-    /// The latest reading.
-    public var readings: BehaviorSubject<SensorReading<Value>> { driver.readings }
-    public var isMonitoring: Bool { lifecycle.isRunning }
     public var availability: Availability { check() }
 
     /// Starts polling and reads once; concurrent calls start once.
@@ -81,9 +71,4 @@ where Value: Sendable & Equatable & Encodable & CustomStringConvertible {
         }
     }
 
-    /// Stops polling.
-    public func stopMonitoring() { lifecycle.stop() }
-
-    /// Reads now instead of waiting for the next tick (does nothing when stopped).
-    public func refresh() { driver.refresh() }
 }

@@ -14,7 +14,7 @@ import Vigil
 ///
 /// Readings are a `BehaviorSubject` holding the latest ``SensorReading`` of a ``PressureStall`` (percentages of
 /// time stalled, microseconds, a level), published on the event-loop thread, never under a lock, only on change.
-public final class MemoryPressureMonitor: Source {
+public final class MemoryPressureMonitor: PollingSource {
     /// A PSI trigger: wake when tasks stall at least `stall` within any `window`.
     public struct Trigger: Sendable, Equatable {
         /// `some` (at least one task stalled) or `full` (all tasks stalled).
@@ -53,10 +53,10 @@ public final class MemoryPressureMonitor: Source {
     /// The trigger to register, or `nil` to poll only.
     public let trigger: Trigger?
     private let eventLoop: EventLoop
-    private let driver: PollingDriver<PressureStall>
+    let driver: PollingDriver<PressureStall>
     private let mode = SharedValue<PressureStall.Mode>(.snapshot)
     private let open = SharedValue<OpenAttribute?>(nil)
-    private let lifecycle = Lifecycle()
+    let lifecycle = Lifecycle()
 
     /// Creates a monitor; nothing is read until it starts.
     ///
@@ -90,8 +90,6 @@ public final class MemoryPressureMonitor: Source {
     deinit { stopMonitoring() }
 
     public var name: String { "Memory pressure" }
-    public var readings: BehaviorSubject<SensorReading<PressureStall>> { driver.readings }
-    public var isMonitoring: Bool { lifecycle.isRunning }
 
     public var availability: Availability {
         Availability.procfs(path, what: "pressure stall information (build with CONFIG_PSI, boot with psi=1)")
@@ -107,20 +105,6 @@ public final class MemoryPressureMonitor: Source {
             lifecycle.keep(generation) { [driver] in driver.stop() }
         }
     }
-
-    /// Stops polling, unregisters the trigger and closes the PSI file.
-    public func stopMonitoring() { lifecycle.stop() }
-
-    /// Re-reads the averages now.
-    public func refresh() { driver.refresh() }
-
-    /// How often the averages are re-read, with or without a trigger; never `nil`.
-    public var updateInterval: Duration? { driver.interval }
-
-    /// Changes how often the averages are re-read; a running monitor reschedules its timer at once.
-    ///
-    /// - Throws: ``SensorError/invalidArgument(name:value:reason:)`` for an interval below 1 ms.
-    public func setUpdateInterval(_ interval: Duration) throws(SensorError) { try driver.setInterval(interval) }
 
     /// Writes the trigger and watches the file for `POLLPRI` for `generation`'s run, or says why polling is used
     /// instead. The run owns the open file: its end unregisters and closes it.

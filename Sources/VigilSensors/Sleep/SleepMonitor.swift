@@ -19,7 +19,7 @@ import Vigil
 ///
 /// The same watch makes the sources that cache state (network, power supplies, backlight, displays, device identity)
 /// refresh after a wake, whether or not this monitor runs.
-public final class SleepMonitor: Source {
+public final class SleepMonitor: PollingSource {
     private struct Noticed {
         var wakes = 0
         var lastWake: SleepState.Wake?
@@ -33,9 +33,9 @@ public final class SleepMonitor: Source {
     /// Each wake and each failed suspend, as it is noticed; subscribe before starting to miss none.
     public let transitions = PublishSubject<SensorEvent<PowerTransition>>()
     private let eventLoop: EventLoop
-    private let driver: PollingDriver<SleepState>
+    let driver: PollingDriver<SleepState>
     private let noticed = SharedValue(Noticed())
-    private let lifecycle = Lifecycle()
+    let lifecycle = Lifecycle()
 
     /// Creates a monitor; nothing is read until it starts.
     ///
@@ -61,8 +61,6 @@ public final class SleepMonitor: Source {
     deinit { stopMonitoring() }
 
     public var name: String { "Sleep and resume" }
-    public var readings: BehaviorSubject<SensorReading<SleepState>> { driver.readings }
-    public var isMonitoring: Bool { lifecycle.isRunning }
 
     /// The last event of ``transitions``, or nil before the first; kept across stop and start.
     public var lastTransition: SensorEvent<PowerTransition>? { noticed.value.lastTransition }
@@ -87,23 +85,12 @@ public final class SleepMonitor: Source {
         }
     }
 
-    /// Stops the timer and leaves the wake watch.
-    public func stopMonitoring() { lifecycle.stop() }
-
     /// Compares the clocks (a wake found is published) and re-reads the statistics now.
     public func refresh() {
         guard lifecycle.isRunning else { return }
         eventLoop.wakeWatch.check()
         update()
     }
-
-    /// How often the statistics are re-read and the clocks compared; never `nil`.
-    public var updateInterval: Duration? { driver.interval }
-
-    /// Changes how often the statistics are re-read; a running monitor reschedules its timer at once.
-    ///
-    /// - Throws: ``SensorError/invalidArgument(name:value:reason:)`` for an interval below 1 ms.
-    public func setUpdateInterval(_ interval: Duration) throws(SensorError) { try driver.setInterval(interval) }
 
     /// The watch found a wake: count it, say so on ``transitions``, and publish the new state.
     private func woke(after growth: Duration, _ generation: UInt64) {

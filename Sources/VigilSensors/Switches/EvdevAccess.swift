@@ -104,7 +104,7 @@ enum Evdev {
                 vigil_ioctl_pointer(fd, vigil_eviocgsw(UInt32(buffer.count)), buffer.baseAddress)
             }
         }
-        return CapabilityBitmap.bits(ofKernelBytes: Array(bytes.prefix(Int(max(0, min(count, Int32(bytes.count)))))))
+        return CapabilityBitmap(kernelBytes: Array(bytes.prefix(Int(max(0, min(count, Int32(bytes.count))))))).bits
     }
 
     /// Asks the node to stamp events with `CLOCK_BOOTTIME`, else `CLOCK_MONOTONIC`. Wraps `ioctl(EVIOCSCLOCKID)`.

@@ -14,8 +14,6 @@ struct SwitchCandidate: Sendable, Equatable {
 
     /// `EV_SW` in the `capabilities/ev` bitmap.
     static let switchEventType = 5
-    /// The highest event type (`EV_MAX`).
-    static let maximumEventType = 0x1f
     /// The longest evdev number read: the kernel numbers nodes below 2^20.
     static let maximumNumberDigits = 9
     /// The most characters of a device name kept: the kernel's names are short, a hostile tree's need not be.
@@ -38,20 +36,19 @@ struct SwitchCandidate: Sendable, Equatable {
             guard let number = evdevNumber(entry) else { continue }
             let device = classPath + "/" + entry + "/device"
             do {
-                let events = try CapabilityBitmap.parse(
-                    try SysfsFile.readText(device + "/capabilities/ev"), path: device + "/capabilities/ev",
-                    maximumBit: maximumEventType)
+                let events = try CapabilityBitmap(
+                    text: try SysfsFile.readText(device + "/capabilities/ev"), path: device + "/capabilities/ev")
                 guard events.contains(switchEventType) else { continue }
-                let switches = try CapabilityBitmap.parse(
-                    try SysfsFile.readText(device + "/capabilities/sw"), path: device + "/capabilities/sw",
-                    maximumBit: SwitchKind.maximumCode)
-                guard !switches.bits.isEmpty else { continue }
+                let switches = try CapabilityBitmap(
+                    text: try SysfsFile.readText(device + "/capabilities/sw"), path: device + "/capabilities/sw"
+                ).bits.filter { $0 <= SwitchKind.maximumCode }
+                guard !switches.isEmpty else { continue }
                 let text = (try? SysfsFile.readText(device + "/name")) ?? ""
                 let name = text.isEmpty ? entry : String(text.prefix(maximumNameLength))
                 devices.append(
                     SwitchCandidate(
                         node: entry, number: number, name: name, path: devRoot + "/input/" + entry,
-                        supported: switches.bits.map(SwitchKind.init(code:))))
+                        supported: switches.map(SwitchKind.init(code:))))
             } catch {
                 problems.append("\(entry): \(error)")
             }

@@ -27,15 +27,15 @@ import Vigil
 /// Readings are a `BehaviorSubject` holding the latest ``SensorReading`` of ``SwitchStates``, published on the
 /// event-loop thread (or the thread delivering `changes`, or calling ``refresh()``), never under a lock, and only
 /// when something changed. A switch changed by an event carries the event's time in ``SwitchState/changed``.
-public final class SwitchMonitor: Source {
+public final class SwitchMonitor: PollingSource {
     /// The sysfs root, `/sys` unless reading a fake or captured tree.
     public let root: String
     /// The device-node root, `/dev` unless reading a fake tree.
     public let devRoot: String
     private let changes: (any ObservableType<DeviceEvent>)?
     private let nodes: SwitchNodes
-    private let driver: PollingDriver<SwitchStates>
-    private let lifecycle = Lifecycle()
+    let driver: PollingDriver<SwitchStates>
+    let lifecycle = Lifecycle()
 
     /// Creates a monitor; nothing is read or opened until it starts.
     ///
@@ -78,8 +78,6 @@ public final class SwitchMonitor: Source {
     deinit { stopMonitoring() }
 
     public var name: String { "Switches" }
-    public var readings: BehaviorSubject<SensorReading<SwitchStates>> { driver.readings }
-    public var isMonitoring: Bool { lifecycle.isRunning }
 
     /// Available when some input device reports switches and, of those, at least one node may be read (or is missing,
     /// which the readings report); unavailable with the group to join when every node is refused.
@@ -134,20 +132,6 @@ public final class SwitchMonitor: Source {
             }
         }
     }
-
-    /// Stops rescanning, closes every node and stops following `changes`.
-    public func stopMonitoring() { lifecycle.stop() }
-
-    /// Rescans the devices now.
-    public func refresh() { driver.refresh() }
-
-    /// How often the devices are rescanned; never `nil`.
-    public var updateInterval: Duration? { driver.interval }
-
-    /// Changes how often the devices are rescanned; a running monitor reschedules its timer at once.
-    ///
-    /// - Throws: ``SensorError/invalidArgument(name:value:reason:)`` for an interval below 1 ms.
-    public func setUpdateInterval(_ interval: Duration) throws(SensorError) { try driver.setInterval(interval) }
 
     /// Whether `event` may mean a switch device came or went: an `input` uevent, or lost events.
     static func isInputChange(_ event: DeviceEvent) -> Bool {

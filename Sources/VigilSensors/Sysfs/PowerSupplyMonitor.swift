@@ -18,7 +18,7 @@ import Vigil
 /// ``PowerSupplyReading``, published on the event-loop thread (or the thread that delivers `changes`), never under
 /// a lock, and only when something changed. A machine without a system battery reports
 /// ``PowerSupplyReading/PowerSource-swift.enum/noBattery``.
-public final class PowerSupplyMonitor: Source {
+public final class PowerSupplyMonitor: PollingSource {
     private struct State {
         var running = false
         var settling: EventLoop.Registration?
@@ -31,9 +31,9 @@ public final class PowerSupplyMonitor: Source {
     public let settleCount: Int
     private let changes: (any ObservableType<DeviceEvent>)?
     private let eventLoop: EventLoop
-    private let driver: PollingDriver<PowerSupplyReading>
+    let driver: PollingDriver<PowerSupplyReading>
     private let state = FutexMutex(State())
-    private let lifecycle = Lifecycle()
+    let lifecycle = Lifecycle()
 
     /// Creates a monitor; nothing is read until it starts.
     ///
@@ -60,15 +60,6 @@ public final class PowerSupplyMonitor: Source {
     deinit { stopMonitoring() }
 
     public var name: String { "Power supply" }
-    /// How often every supply is re-read without uevents; never `nil`.
-    public var updateInterval: Duration? { driver.interval }
-
-    /// Changes how often every supply is re-read; a running monitor reschedules its timer at once.
-    ///
-    /// - Throws: ``SensorError/invalidArgument(name:value:reason:)`` for an interval below 1 ms.
-    public func setUpdateInterval(_ interval: Duration) throws(SensorError) { try driver.setInterval(interval) }
-    public var readings: BehaviorSubject<SensorReading<PowerSupplyReading>> { driver.readings }
-    public var isMonitoring: Bool { lifecycle.isRunning }
 
     /// Available when the kernel has the power-supply class, even if it is empty: then the reading says "no battery".
     public var availability: Availability {
@@ -106,9 +97,6 @@ public final class PowerSupplyMonitor: Source {
         }
         settling?.cancel()
     }
-
-    /// Re-reads every supply now.
-    public func refresh() { driver.refresh() }
 
     /// Applies one device event of `changes`: a `power_supply` uevent, or a notice that events were lost.
     private func handle(_ event: DeviceEvent) {

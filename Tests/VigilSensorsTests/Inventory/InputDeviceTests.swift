@@ -133,12 +133,4 @@ import VigilTestSupport
         let names = try InputDevice.read(root: machine.sys.root).devices.map(\.name)
         #expect(!names.contains("event3") && !names.contains("mice") && !names.contains("mouse0"))
     }
-
-    @Test func bitmapWordsAreLeastSignificantLast() throws {
-        let bitmap = try InputCapabilities.Bitmap(text: "1 8000000000000000\n", path: "key")
-        #expect(bitmap.contains(63) && bitmap.contains(64))
-        #expect(!bitmap.contains(0) && !bitmap.contains(65) && !bitmap.contains(-1) && !bitmap.contains(10_000))
-        #expect(try InputCapabilities.Bitmap(text: "0", path: "sw").isEmpty)
-        #expect(try InputCapabilities.Bitmap(text: "", path: "sw").isEmpty)
-    }
 }

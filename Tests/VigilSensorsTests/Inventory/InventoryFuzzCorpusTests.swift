@@ -26,7 +26,7 @@ import VigilTestSupport
 
     @Test func aTouchpadsBitmaps() throws {
         let lines = try Self.text("touchpad-bitmaps").split(separator: "\n").map(String.init)
-        let bitmaps = try lines.map { (line) throws(SensorError) in try InputCapabilities.Bitmap(text: line, path: "t")
+        let bitmaps = try lines.map { (line) throws(SensorError) in try CapabilityBitmap(text: line, path: "t")
         }
         let capabilities = InputCapabilities(
             events: bitmaps[0], keys: bitmaps[1], relativeAxes: bitmaps[2], absoluteAxes: bitmaps[3],

@@ -85,8 +85,7 @@ import VigilTestSupport
             #expect(decoded == actions, "\(name)")
         }
         let bitmap = try #require(FuzzCorpus.input("evdev", "bitmap"))
-        let parsed = try CapabilityBitmap.parse(
-            String(decoding: bitmap, as: UTF8.self), path: "/fuzz", maximumBit: 767)
+        let parsed = try CapabilityBitmap(text: String(decoding: bitmap, as: UTF8.self), path: "/fuzz")
         #expect(parsed.bits == [64, 65, 68, 81, 84])
     }
 }
