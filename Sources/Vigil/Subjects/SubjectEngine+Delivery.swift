@@ -47,16 +47,32 @@ extension SubjectEngine {
     }
 
     /// One round: `value` to every subscriber of the snapshot that was not disposed meanwhile.
+    ///
+    /// A single subscriber is called in line. Several are called by a loop of its own, out of line: inlined into the
+    /// publishing code, the loop shares the caller's registers, and where the caller keeps values of its own in them
+    /// the loop reloads its state from the stack on every subscriber (fan-out to 100 was 30 % slower for it).
     @inlinable
     func deliver(_ value: Element, to snapshot: Snapshot) {
-        let epoch = snapshot.epoch
         CallbackDepth.delivering {
             CrossThreadFence.deliveryFence(asymmetric: asymmetric)
-            for entry in snapshot.subscribers {
-                // A disposal made meanwhile changed the count: then check the flag (set under the lock, with it).
-                if disposals.load(ordering: .acquiring) != epoch, entry.subscriber.isDisposed { continue }
+            if snapshot.subscribers.count == 1 {
+                let entry = snapshot.subscribers[0]
+                if disposals.load(ordering: .acquiring) != snapshot.epoch, entry.subscriber.isDisposed { return }
                 entry.onNext(value)
+            } else {
+                deliverInLoop(value, to: snapshot)
             }
+        }
+    }
+
+    /// The loop of ``deliver(_:to:)`` for several subscribers; call inside `CallbackDepth.delivering`.
+    @inlinable @inline(never)
+    func deliverInLoop(_ value: Element, to snapshot: Snapshot) {
+        let epoch = snapshot.epoch
+        for entry in snapshot.subscribers {
+            // A disposal made meanwhile changed the count: then check the flag (set under the lock, with it).
+            if disposals.load(ordering: .acquiring) != epoch, entry.subscriber.isDisposed { continue }
+            entry.onNext(value)
         }
     }
 
