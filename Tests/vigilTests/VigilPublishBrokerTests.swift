@@ -70,8 +70,11 @@ struct VigilPublishBrokerTests {
             "class/dmi/id", ["sys_vendor": "LENOVO", "product_version": "ThinkPad T14 Gen 1", "chassis_type": "10"])
         let proc = FakeSysfsTree()
         proc.write("sys/kernel/hostname", "kiosk-07\n")
+        // An etc of its own: with the machine's /etc, a container's markers (this CI machine is one) decide the chassis.
+        let etc = FakeSysfsTree()
         let vigil = try publish(
-            broker, prefix: "vigil/device-test", ["device", "--sys-root", sys.root, "--proc-root", proc.root])
+            broker, prefix: "vigil/device-test",
+            ["device", "--sys-root", sys.root, "--proc-root", proc.root, "--etc-root", etc.root])
         let subscriber = try broker.subscribe("vigil/device-test/device")
         #expect(
             await eventually(within: 15) { !lines(subscriber, "vigil/device-test/device").isEmpty },

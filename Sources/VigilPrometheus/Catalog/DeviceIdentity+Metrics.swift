@@ -47,11 +47,13 @@ extension DeviceIdentity: ReadingMetrics {
         let device: [(String, String?)] = [
             ("hostname", hostname), ("static_hostname", staticHostname), ("pretty_hostname", prettyHostname),
             ("chassis", chassis?.rawValue), ("hardware_vendor", hardwareVendor), ("hardware_model", hardwareModel),
-            ("virtualization", virtualization), ("deployment", deployment), ("location", location),
+            ("virtualization", virtualization), ("container", container), ("deployment", deployment),
+            ("location", location),
         ]
         builder.gauge(
             "vigil_device_info",
-            "The hostnames, chassis, hardware vendor and model, hypervisor, deployment and location; always 1.", 1,
+            "The hostnames, chassis, hardware vendor and model, hypervisor, container, deployment and location; always 1.",
+            1,
             Self.present(device))
     }
 

@@ -33,10 +33,15 @@ extension DeviceIdentity {
             prettyHostname: info["PRETTY_HOSTNAME"], deployment: info["DEPLOYMENT"], location: info["LOCATION"],
             iconName: info["ICON_NAME"], chassis: nil, chassisEvidence: nil,
             hardwareVendor: dmi?.vendor, hardwareModel: dmi?.model ?? deviceTree?.model,
-            virtualization: dmi.flatMap(Virtualization.hypervisor), dmi: dmi, deviceTree: deviceTree,
+            virtualization: dmi.flatMap(Virtualization.hypervisor), container: ContainerDetection.detect(paths),
+            dmi: dmi, deviceTree: deviceTree,
             acpiProfile: acpiProfile, operatingSystem: operatingSystem, kernel: .current(), bootID: bootID ?? nil,
             machineID: machineID ?? nil, problems: problems.map(\.description))
         identity.decideChassis(configured: info["CHASSIS"])
+        // systemd-hostnamed's fallback when machine-info names no icon.
+        if identity.iconName == nil {
+            identity.iconName = "computer" + (identity.chassis.map { "-\($0.rawValue)" } ?? "")
+        }
         if let configured = info["CHASSIS"], identity.chassisEvidence != .machineInfo {
             identity.problems.append(
                 SensorError.malformedValue(
@@ -47,10 +52,12 @@ extension DeviceIdentity {
     }
 
     /// Sets the chassis from the first evidence that names one, in systemd-hostnamed's order: the administrator's
-    /// `configured` class, virtualization, SMBIOS, ACPI, the device tree.
+    /// `configured` class, a container, a hypervisor, SMBIOS, ACPI, the device tree.
     private mutating func decideChassis(configured: String?) {
         if let configured, let found = ChassisClass(rawValue: configured) {
             (chassis, chassisEvidence) = (found, .machineInfo)
+        } else if container != nil {
+            (chassis, chassisEvidence) = (.container, .virtualization)
         } else if virtualization != nil {
             (chassis, chassisEvidence) = (.vm, .virtualization)
         } else if let type = dmi?.chassisType, let found = ChassisClass(smbiosChassisType: type) {

@@ -3,8 +3,8 @@
 /// - Hostname: `<proc>/sys/kernel/hostname`, the kernel's (transient) hostname of this UTS namespace.
 /// - Hardware: the SMBIOS tables under `<sys>/class/dmi/id` (``dmi``), or the device tree under `<proc>/device-tree`
 ///   on boards without them (``deviceTree``), with the vendor and model chosen as systemd-hostnamed chooses them.
-/// - Chassis: ``ChassisClass`` from `CHASSIS=` in `<etc>/machine-info`, virtualization, SMBIOS, ACPI's
-///   `<sys>/firmware/acpi/pm_profile` or the device tree, in that order.
+/// - Chassis: ``ChassisClass`` from `CHASSIS=` in `<etc>/machine-info`, a container (``container``), a hypervisor
+///   (``virtualization``), SMBIOS, ACPI's `<sys>/firmware/acpi/pm_profile` or the device tree, in that order.
 /// - The static hostname (`<etc>/hostname`) and machine-info(5)'s pretty hostname, deployment, location and icon.
 /// - Operating system: `<etc>/os-release`, else `<etc>/../usr/lib/os-release` (``operatingSystem``).
 /// - Kernel: `uname(2)`; boot id: `<proc>/sys/kernel/random/boot_id`; machine id: `<etc>/machine-id`.
@@ -16,7 +16,8 @@ public struct DeviceIdentity: Sendable, Equatable, Encodable, CustomStringConver
     public enum ChassisEvidence: String, Sendable, Equatable, Encodable {
         /// `CHASSIS=` in `/etc/machine-info`, set by the administrator.
         case machineInfo
-        /// The machine is virtual (``DeviceIdentity/virtualization``).
+        /// The process runs in a container (``DeviceIdentity/container``) or the machine is virtual
+        /// (``DeviceIdentity/virtualization``).
         case virtualization
         /// The SMBIOS chassis type.
         case dmi
@@ -36,7 +37,8 @@ public struct DeviceIdentity: Sendable, Equatable, Encodable, CustomStringConver
     public var deployment: String?
     /// `LOCATION` from `/etc/machine-info`, for example "Berlin, rack 3".
     public var location: String?
-    /// `ICON_NAME` from `/etc/machine-info`, for example `computer-laptop`.
+    /// `ICON_NAME` from `/etc/machine-info`, else systemd-hostnamed's fallback: `computer-` and the chassis
+    /// (`computer-laptop`), or `computer` without one.
     public var iconName: String?
     /// What kind of machine this is; nil when nothing says.
     public var chassis: ChassisClass?
@@ -49,6 +51,9 @@ public struct DeviceIdentity: Sendable, Equatable, Encodable, CustomStringConver
     /// The hypervisor named in the DMI strings, with `systemd-detect-virt`'s ids (`qemu`, `kvm`, `vmware`, …); nil
     /// when DMI shows no sign of one, which does not prove bare metal.
     public var virtualization: String?
+    /// The container this process runs in, with `systemd-detect-virt --container`'s ids (`docker`, `podman`, `lxc`,
+    /// `wsl`, `container-other`, …), from the markers a container manager leaves; nil when none says so.
+    public var container: String?
     /// The SMBIOS identity; nil without `<sys>/class/dmi/id`.
     public var dmi: DMIIdentity?
     /// The device tree's identity; nil without `<proc>/device-tree`.
@@ -74,7 +79,7 @@ public struct DeviceIdentity: Sendable, Equatable, Encodable, CustomStringConver
         let hardware = [hardwareVendor, hardwareModel].compactMap { $0 }.joined(separator: " ")
         if !hardware.isEmpty { parts.append(hardware) }
         if let chassis {
-            parts.append("chassis \(chassis)" + (virtualization.map { " (\($0))" } ?? ""))
+            parts.append("chassis \(chassis)" + ((container ?? virtualization).map { " (\($0))" } ?? ""))
         }
         if let dmi, let version = dmi.biosVersion {
             parts.append("firmware \(version)" + (dmi.biosDate.map { " of \($0)" } ?? ""))

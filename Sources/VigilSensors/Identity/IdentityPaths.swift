@@ -30,6 +30,16 @@ package struct IdentityPaths: Sendable, Equatable {
     /// `<etc>/machine-info`, machine-info(5).
     var machineInfo: String { etc + "/machine-info" }
 
+    /// The root of the file system the etc root belongs to, for the container markers under `/run` and `/`: empty
+    /// (the real root) for `/etc`, the folder above for another root named `etc` (`/mnt/image/etc` gives
+    /// `/mnt/image`), nil for any other etc root (a fake tree's), whose parent is nobody's root file system.
+    var fileSystemRoot: String? {
+        var etc = etc
+        while etc.count > 1, etc.hasSuffix("/") { etc.removeLast() }
+        guard etc.hasSuffix("/etc") else { return nil }
+        return String(etc.dropLast("/etc".count))
+    }
+
     /// `<etc>/os-release`, then the vendor's copy: `/usr/lib/os-release` for `/etc`, and `usr/lib/os-release` beside
     /// the etc root for another root (`/mnt/image/etc` gives `/mnt/image/usr/lib/os-release`), the layout of a root
     /// file system.

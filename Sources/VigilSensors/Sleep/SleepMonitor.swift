@@ -7,7 +7,7 @@ import Vigil
 /// every resume (and on every wall-clock set). On each cancellation it compares `CLOCK_BOOTTIME − CLOCK_MONOTONIC`,
 /// the time spent suspended, with its last value: the difference grows by the time slept on a resume and does not
 /// change when the clock is set, so only a resume counts as a wake, noticed as soon as the loop runs after it. Every
-/// ``updateInterval`` (default 60 s) it compares the clocks again, in case a wake-up went missing, and re-reads
+/// ``Source/updateInterval`` (default 60 s) it compares the clocks again, in case a wake-up went missing, and re-reads
 /// `<sys>/power/suspend_stats`, which the kernel updates without notifying anyone.
 ///
 /// Readings are a `BehaviorSubject` holding the latest ``SensorReading`` of a ``SleepState``: `pending` until the

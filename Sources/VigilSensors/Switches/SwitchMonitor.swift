@@ -20,12 +20,12 @@ import Vigil
 ///
 /// - on each `input` uevent of `changes` (the ``DeviceMonitor/readings`` of a `DeviceMonitor(subsystems: ["input"])`),
 ///   and on an overflow or unavailable event (events may have been lost);
-/// - every ``updateInterval`` (default 10 s), which also retries nodes that could not be opened (udev sets a new
+/// - every ``Source/updateInterval`` (default 10 s), which also retries nodes that could not be opened (udev sets a new
 ///   node's group just after the kernel announces it) and finds devices where no uevents arrive (a fake tree);
-/// - on ``refresh()``.
+/// - on ``Source/refresh()``.
 ///
 /// Readings are a `BehaviorSubject` holding the latest ``SensorReading`` of ``SwitchStates``, published on the
-/// event-loop thread (or the thread delivering `changes`, or calling ``refresh()``), never under a lock, and only
+/// event-loop thread (or the thread delivering `changes`, or calling ``Source/refresh()``), never under a lock, and only
 /// when something changed. A switch changed by an event carries the event's time in ``SwitchState/changed``.
 public final class SwitchMonitor: PollingSource {
     /// The sysfs root, `/sys` unless reading a fake or captured tree.
