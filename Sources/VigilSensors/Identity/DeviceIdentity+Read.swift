@@ -28,12 +28,15 @@ extension DeviceIdentity {
             EnvironmentFile(parsing: try SysfsFile.readText(paths.machineInfo)).values
         }
         let info = machineInfo ?? [:]
+        let container = ContainerDetection.detect(paths)
+        // In a container the DMI tables are the host's: systemd-hostnamed names no hardware from them there.
+        let hardware = container == nil ? dmi : nil
         var identity = DeviceIdentity(
             hostname: String(hostname.prefix(while: { $0 != "\n" })), staticHostname: staticHostname ?? nil,
             prettyHostname: info["PRETTY_HOSTNAME"], deployment: info["DEPLOYMENT"], location: info["LOCATION"],
             iconName: info["ICON_NAME"], chassis: nil, chassisEvidence: nil,
-            hardwareVendor: dmi?.vendor, hardwareModel: dmi?.model ?? deviceTree?.model,
-            virtualization: dmi.flatMap(Virtualization.hypervisor), container: ContainerDetection.detect(paths),
+            hardwareVendor: hardware?.vendor, hardwareModel: hardware?.model ?? deviceTree?.model,
+            virtualization: dmi.flatMap(Virtualization.hypervisor), container: container,
             dmi: dmi, deviceTree: deviceTree,
             acpiProfile: acpiProfile, operatingSystem: operatingSystem, kernel: .current(), bootID: bootID ?? nil,
             machineID: machineID ?? nil, problems: problems.map(\.description))

@@ -44,9 +44,11 @@ public struct DeviceIdentity: Sendable, Equatable, Encodable, CustomStringConver
     public var chassis: ChassisClass?
     /// Where ``chassis`` came from.
     public var chassisEvidence: ChassisEvidence?
-    /// The hardware vendor, as `hostnamectl` shows it ("Lenovo", "Dell Inc.").
+    /// The hardware vendor, as `hostnamectl` shows it ("Lenovo", "Dell Inc."); nil in a container, whose DMI tables
+    /// are the host's (they stay in ``dmi``).
     public var hardwareVendor: String?
-    /// The hardware model, as `hostnamectl` shows it ("ThinkPad T14 Gen 1").
+    /// The hardware model, as `hostnamectl` shows it ("ThinkPad T14 Gen 1"); from DMI not in a container, as
+    /// ``hardwareVendor``.
     public var hardwareModel: String?
     /// The hypervisor named in the DMI strings, with `systemd-detect-virt`'s ids (`qemu`, `kvm`, `vmware`, …); nil
     /// when DMI shows no sign of one, which does not prove bare metal.

@@ -31,6 +31,9 @@ import VigilTestSupport
         #expect(identity.chassis == .container && identity.chassisEvidence == .virtualization)
         #expect(identity.description.contains("chassis container (docker)"), "\(identity.description)")
         #expect(identity.iconName == "computer-container")
+        // The DMI tables are the host's: kept as read, but not named as this machine's hardware, as hostnamed does.
+        #expect(identity.hardwareVendor == nil && identity.hardwareModel == nil)
+        #expect(identity.dmi?.systemVendor == "Dell Inc.")
         roots.image.write("run/.containerenv", "engine=\"podman-4.3.1\"\n")
         #expect(try roots.read().container == "podman", "podman's file is checked first")
     }
