@@ -6,12 +6,12 @@ import VigilSensors
 ///
 /// It subscribes to the `CatalogSource`'s readings when made (subscribe before starting the source, so no event is
 /// missed) and keeps, under a lock, only the latest reading of a state source and one number per counter of an event
-/// source: file events by kind (`vigil_file_events_total`), uevents by action and subsystem (`vigil_uevents_total`,
-/// at most ``maximumUeventSeries`` label sets, the rest counted under `subsystem="other"`), and wall-clock sets
-/// (`vigil_clock_changes_total`; a jump from a resume is not a set). Netlink overflows and resyncs come from the monitor's `NetlinkStatistics` at each
-/// render. Every source also reports `vigil_source_up{source=…}` (1 while it runs and its latest reading is not
-/// `unavailable`) and `vigil_source_info{source=…,name=…,reason=…}` (always 1; `reason` is empty while up). The
-/// README lists every metric.
+/// source: file events by kind (`vigil_file_events_total`), uevents by action and subsystem (`vigil_uevents_total`, at
+/// most ``maximumUeventSeries`` label sets, the rest counted under `subsystem="other"`), and wall-clock sets
+/// (`vigil_clock_changes_total`; a jump from a resume is not a set). Netlink overflows and resyncs come from the
+/// monitor's `NetlinkStatistics` at each render. Every source also reports `vigil_source_up{source=…}` (1 while it runs
+/// and its latest reading is not `unavailable`) and `vigil_source_info{source=…,name=…,reason=…}` (always 1; `reason`
+/// is empty while up). The README lists every metric.
 ///
 /// ``MetricsExporter/add(_:argument:)`` adds one to an exporter. The subscription ends when this object is released.
 public final class CatalogMetrics: Sendable {

@@ -2,7 +2,8 @@ import VigilSensors
 
 extension SwitchStates: ReadingMetrics {
     /// One `vigil_switch_state` per switch of each readable device: 1 in its set position (the lid closed, tablet
-    /// mode on, a jack inserted), 0 otherwise; and `vigil_switch_device_up` per device, 0 while its node cannot be read.
+    /// mode on, a jack inserted), 0 otherwise; and `vigil_switch_device_up` per device, 0 while its node cannot be
+    /// read.
     func addMetrics(to builder: inout MetricFamilyBuilder) {
         for device in devices {
             for state in device.states {

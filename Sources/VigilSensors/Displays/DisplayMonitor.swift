@@ -9,13 +9,14 @@ import Vigil
 /// - on each `drm` uevent of `changes` (the ``DeviceMonitor/readings`` of a `DeviceMonitor(subsystems: ["drm"])`)
 ///   with `HOTPLUG=1`, or that adds or removes a device (a card appearing), and on an overflow or unavailable event
 ///   (events may have been lost); other `drm` events (leases, property changes) and other subsystems are ignored;
-/// - every ``Source/updateInterval`` (default 10 s), the fallback when no uevents arrive (a fake tree, no uevent socket);
+/// - every ``Source/updateInterval`` (default 10 s), the fallback when no uevents arrive (a fake tree, no uevent
+///   socket);
 /// - on ``Source/refresh()``.
 ///
 /// Reading the attributes is cheap: `status`, `modes` and `edid` show what the kernel last probed and do not probe
 /// again. Readings are a `BehaviorSubject` holding the latest ``SensorReading`` of a ``DisplayReading``, published on
-/// the event-loop thread (or the thread delivering `changes`, or calling ``Source/refresh()``), never under a lock, and only
-/// when something changed.
+/// the event-loop thread (or the thread delivering `changes`, or calling ``Source/refresh()``), never under a lock, and
+/// only when something changed.
 public final class DisplayMonitor: PollingSource {
     /// The sysfs root, `/sys` unless reading a fake or captured tree.
     public let root: String

@@ -19,8 +19,8 @@ import Vigil
 ///
 /// The thread starts lazily with the first registration. `register(fileDescriptor:interest:handler:)`,
 /// `schedule(every:handler:)` and `Registration.cancel()` (package API) are safe from any thread, including from
-/// inside a handler. Handlers run one at a time on the loop thread, never under a lock of the loop; keep them short (read,
-/// parse, publish) and non-blocking.
+/// inside a handler. Handlers run one at a time on the loop thread, never under a lock of the loop; keep them short
+/// (read, parse, publish) and non-blocking.
 public final class EventLoop: Sendable {
     /// The process-wide loop every source uses by default, on `ContinuousClock`.
     public static let shared = EventLoop()

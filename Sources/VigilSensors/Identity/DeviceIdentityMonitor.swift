@@ -9,12 +9,13 @@ import Vigil
 /// procfs (a fake tree) or the event loop refuses it, the hostname is polled with the rest; ``mode`` says which.
 ///
 /// Everything else (DMI, device tree, os-release, machine id) has no kernel notification and changes seldom (a
-/// firmware or OS upgrade), so it is re-read every ``Source/updateInterval`` (default 5 minutes) and on ``Source/refresh()``.
+/// firmware or OS upgrade), so it is re-read every ``Source/updateInterval`` (default 5 minutes) and on
+/// ``Source/refresh()``.
 ///
 /// Readings are a `BehaviorSubject` holding the latest ``SensorReading`` of a ``DeviceIdentity``: `pending` until the
 /// first read, then each identity that differs from the one before, or `unavailable` when the hostname cannot be read
-/// (no procfs). They are published on the event-loop thread (the calling thread for ``Source/refresh()``), never under a
-/// lock.
+/// (no procfs). They are published on the event-loop thread (the calling thread for ``Source/refresh()``), never under
+/// a lock.
 public final class DeviceIdentityMonitor: PollingSource {
     /// The hostname file watched.
     public var hostnamePath: String { paths.hostname }

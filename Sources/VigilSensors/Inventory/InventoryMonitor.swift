@@ -8,14 +8,15 @@ import Vigil
 /// - on each uevent of `changes` (the ``DeviceMonitor/readings`` of a `DeviceMonitor` of
 ///   ``InventoryMonitor/subsystems``) of those subsystems (for `net`, only an interface added, removed or renamed),
 ///   and on an overflow or unavailable event (events may have been lost);
-/// - every ``Source/updateInterval`` (default 30 s), the fallback when no uevents arrive (a fake tree, no uevent socket);
+/// - every ``Source/updateInterval`` (default 30 s), the fallback when no uevents arrive (a fake tree, no uevent
+///   socket);
 /// - on ``Source/refresh()``.
 ///
 /// Each read asks every video node what it does (`VIDIOC_QUERYCAP`), which opens the node and may wake a camera from
 /// runtime suspend, so the first read of a run happens on the event loop, not in ``startMonitoring()``. Readings are a
 /// `BehaviorSubject` holding the latest ``SensorReading`` of a ``DeviceInventory``, published on the event-loop
-/// thread (or the thread delivering `changes`, or calling ``Source/refresh()``), never under a lock, and only when something
-/// changed.
+/// thread (or the thread delivering `changes`, or calling ``Source/refresh()``), never under a lock, and only when
+/// something changed.
 public final class InventoryMonitor: PollingSource {
     /// The uevent subsystems whose devices the inventory lists.
     public static let subsystems: Set<String> = [

@@ -6,12 +6,13 @@ import Vigil
 /// Use the aliases: ``ThermalMonitor``, ``HwmonMonitor``, ``CPUUsageMonitor``, ``MemoryUsageMonitor``,
 /// ``StorageMonitor``; each documents its default interval and units. Start reads once on the starting thread
 /// (sysfs and procfs answer at once; ``StorageMonitor`` starts at once and makes that read on the event-loop thread,
-/// as a `statvfs` of a dead network mount can block), then once every ``Source/updateInterval`` (changeable while running with ``Source/setUpdateInterval(_:)``). Readings are a `BehaviorSubject`
-/// holding the latest ``SensorReading``: `pending` until the first read, then each value that differs from the
-/// previous one, or `unavailable` with the reason when a read fails (polling goes on, so a value returns once the
-/// cause goes away). Readings are published on the event-loop thread, never under a lock; ``Source/refresh()`` reads on
-/// the calling thread. An idle monitor costs one timer wake-up per interval, nothing in between, and no descriptor:
-/// its timer is a deadline on the event loop's clock (so a test's `EventLoop(clock:)` with a manual clock drives it).
+/// as a `statvfs` of a dead network mount can block), then once every ``Source/updateInterval`` (changeable while
+/// running with ``Source/setUpdateInterval(_:)``). Readings are a `BehaviorSubject` holding the latest
+/// ``SensorReading``: `pending` until the first read, then each value that differs from the previous one, or
+/// `unavailable` with the reason when a read fails (polling goes on, so a value returns once the cause goes away).
+/// Readings are published on the event-loop thread, never under a lock; ``Source/refresh()`` reads on the calling
+/// thread. An idle monitor costs one timer wake-up per interval, nothing in between, and no descriptor: its timer is a
+/// deadline on the event loop's clock (so a test's `EventLoop(clock:)` with a manual clock drives it).
 public final class PolledMonitor<Value>: PollingSource
 where Value: Sendable & Equatable & Encodable & CustomStringConvertible {
     /// A short human name, for example "Thermal zones".

@@ -9,8 +9,8 @@ import Vigil
 /// writes the same share of stall over the next such window (`some 300000 2000000` for the default) and reports
 /// ``PressureStall/Mode/trigger`` as usual. The kernel may still refuse the trigger (`EINVAL` on kernels or cgroup
 /// setups without trigger support), the event loop may refuse the file, or the file may not be procfs at all (a fake
-/// tree); then the monitor polls the averages instead and says why in the reading's ``PressureStall/mode``. It polls every ``Source/updateInterval`` in both modes, since nothing
-/// notifies when pressure falls again.
+/// tree); then the monitor polls the averages instead and says why in the reading's ``PressureStall/mode``. It polls
+/// every ``Source/updateInterval`` in both modes, since nothing notifies when pressure falls again.
 ///
 /// Readings are a `BehaviorSubject` holding the latest ``SensorReading`` of a ``PressureStall`` (percentages of
 /// time stalled, microseconds, a level), published on the event-loop thread, never under a lock, only on change.

@@ -25,8 +25,8 @@ import Vigil
 /// - on ``Source/refresh()``.
 ///
 /// Readings are a `BehaviorSubject` holding the latest ``SensorReading`` of ``SwitchStates``, published on the
-/// event-loop thread (or the thread delivering `changes`, or calling ``Source/refresh()``), never under a lock, and only
-/// when something changed. A switch changed by an event carries the event's time in ``SwitchState/changed``.
+/// event-loop thread (or the thread delivering `changes`, or calling ``Source/refresh()``), never under a lock, and
+/// only when something changed. A switch changed by an event carries the event's time in ``SwitchState/changed``.
 public final class SwitchMonitor: PollingSource {
     /// The sysfs root, `/sys` unless reading a fake or captured tree.
     public let root: String

@@ -4,12 +4,12 @@ import Vigil
 ///
 /// The kernel never notifies individual battery attributes through `poll`, so the monitor combines three paths:
 ///
-/// - **Change uevents** (optional, `changes`): the `power_supply` events of a ``DeviceMonitor`` (its ``Source/readings``), or
-///   any observable of ``DeviceEvent`` for tests and captures. A `change` event carries the supply's full snapshot
-///   (`POWER_SUPPLY_*`), which replaces that supply's reading without touching sysfs; an `add` or `remove` event, a
-///   snapshot with a value that does not parse (a note) or that lacks `POWER_SUPPLY_TYPE` (older kernels), or an
-///   overflow or unavailable event (changes may have been lost), re-reads the whole class directory. Events of other
-///   subsystems are ignored.
+/// - **Change uevents** (optional, `changes`): the `power_supply` events of a ``DeviceMonitor`` (its
+///   ``DeviceMonitor/readings``), or any observable of ``DeviceEvent`` for tests and captures. A `change` event carries
+///   the supply's full snapshot (`POWER_SUPPLY_*`), which replaces that supply's reading without touching sysfs; an
+///   `add` or `remove` event, a snapshot with a value that does not parse (a note) or that lacks `POWER_SUPPLY_TYPE`
+///   (older kernels), or an overflow or unavailable event (changes may have been lost), re-reads the whole class
+///   directory. Events of other subsystems are ignored.
 /// - **Polling** every ``Source/updateInterval`` (default 30 s), the fallback when no uevents arrive.
 /// - **Settling**: when an external supply goes on- or offline, the supplies are re-read every second for
 ///   `settleCount` seconds, because batteries do not always announce the switch between charging and discharging.

@@ -64,7 +64,8 @@ import VigilTestSupport
     }
 
     /// A FIFO, a link to `/dev/zero`, a directory, a dangling link, garbage, a negative count, a file past the
-    /// attribute limit, non-UTF-8 and an over-long name: each hides only itself, and the broken ones are named in `problems`.
+    /// attribute limit, non-UTF-8 and an over-long name: each hides only itself, and the broken ones are named in
+    /// `problems`.
     @Test func hostileAttributesHideOnlyThemselves() throws {
         let tree = FakeSysfsTree()
         tree.device(Self.directory, ["failed_prepare": "2", "last_failed_step": "suspend_noirq"])
