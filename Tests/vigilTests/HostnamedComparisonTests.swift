@@ -3,8 +3,9 @@ import Testing
 import VigilTestSupport
 
 /// `vigil get device` against systemd-hostnamed on this machine: what `hostnamectl` would print. hostnamed runs on a
-/// private D-Bus (its own `dbus-daemon`, a socket in a temporary folder), so nothing of the machine's is touched, and
-/// `busctl` reads its properties there (`hostnamectl` itself refuses to run where systemd is not PID 1).
+/// private D-Bus (its own `dbus-daemon`, a socket in a temporary folder, which starts hostnamed when it is first
+/// called), so nothing of the machine's is touched, and `busctl` reads its properties there (`hostnamectl` itself
+/// refuses to run where systemd is not PID 1).
 @Suite(.timeLimit(.minutes(10))) struct HostnamedComparisonTests {
     static let hostnamed = "/lib/systemd/systemd-hostnamed"
 
@@ -18,25 +19,23 @@ import VigilTestSupport
         let folder = TemporaryDirectory("vigil-hostnamed")
         defer { folder.remove() }
         let address = "unix:path=" + folder.file("bus")
-        try #require(writeFile(folder.file("bus.conf"), Self.busConfiguration(address: address)))
+        try #require(writeFile(folder.file("bus.conf"), Self.busConfiguration(address: address, services: folder.path)))
+        // The bus starts hostnamed for the first call to its name and holds that call until the name is taken.
+        let service =
+            "[D-BUS Service]\nName=org.freedesktop.hostname1\nExec=\(env) DBUS_SYSTEM_BUS_ADDRESS=\(address) \(Self.hostnamed)\n"
+        try #require(writeFile(folder.file("org.freedesktop.hostname1.service"), service))
         let bus = try ChildProcess(dbusDaemon, ["--config-file=" + folder.file("bus.conf"), "--nofork", "--nopidfile"])
-        let onBus = [env, "DBUS_SYSTEM_BUS_ADDRESS=" + address]
-        #expect(await eventually(within: 30) { FileManager.default.fileExists(atPath: folder.file("bus")) })
-        let daemon = try ChildProcess(Self.hostnamed, [], wrapper: onBus)
-
-        // hostnamed answers once it has taken its name on the bus; until then busctl fails, and is asked again.
-        var properties: [String: Any]?
-        for _ in 0..<60 where properties == nil {
-            let query = try ChildProcess(
-                busctl,
-                [
-                    "--system", "--json=short", "call", "org.freedesktop.hostname1", "/org/freedesktop/hostname1",
-                    "org.freedesktop.DBus.Properties", "GetAll", "s", "org.freedesktop.hostname1",
-                ], wrapper: onBus)
-            if await query.waitForExit(), query.exitStatus == 0 { properties = Self.properties(query.standardOutput) }
-            if properties == nil { try await Task.sleep(for: .milliseconds(250)) }
-        }
-        let hostnamed = try #require(properties, "hostnamed did not answer on the private bus: \(daemon.standardError)")
+        try #require(await eventually(within: 30) { FileManager.default.fileExists(atPath: folder.file("bus")) })
+        let query = try ChildProcess(
+            busctl,
+            [
+                "--address=" + address, "--json=short", "call", "org.freedesktop.hostname1",
+                "/org/freedesktop/hostname1", "org.freedesktop.DBus.Properties", "GetAll", "s",
+                "org.freedesktop.hostname1",
+            ])
+        #expect(await query.waitForExit())
+        let hostnamed = try #require(
+            Self.properties(query.standardOutput), "busctl: \(query.standardError)\nbus: \(bus.standardError)")
 
         let vigil = try ChildProcess(vigil: ["get", "device", "--json"])
         #expect(await vigil.waitForExit())
@@ -59,19 +58,33 @@ import VigilTestSupport
                 (ours as? String ?? "") == theirs, "\(name): hostnamed \"\(theirs)\", vigil \(String(describing: ours))"
             )
         }
-        await daemon.stop()
-        await bus.stop()
+        // hostnamed would stay until its idle timeout, holding the bus's output; it is stopped first.
+        let owner = try ChildProcess(
+            busctl,
+            [
+                "--address=" + address, "call", "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+                "GetConnectionUnixProcessID", "s", "org.freedesktop.hostname1",
+            ])
+        #expect(await owner.waitForExit())
+        if let pid = pid_t(
+            owner.standardOutput.split(separator: " ").last?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "")
+        {
+            kill(pid, SIGTERM)
+        }
+        #expect(await bus.stop() != nil, "the bus did not stop: \(bus.standardError)")
     }
 
-    /// A bus that only root on this machine uses, open to every call (hostnamed's own policy file is not needed).
-    static func busConfiguration(address: String) -> String {
+    /// A bus that only root on this machine uses, open to every call (hostnamed's own policy file is not needed),
+    /// starting the services described in `services`.
+    static func busConfiguration(address: String, services: String) -> String {
         """
         <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
          "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
         <busconfig>
-          <type>system</type>
+          <type>session</type>
           <listen>\(address)</listen>
           <auth>EXTERNAL</auth>
+          <servicedir>\(services)</servicedir>
           <policy context="default">
             <allow user="root"/>
             <allow own="*"/>
