@@ -100,7 +100,8 @@ import VigilTestSupport
         _ = eventually(timeout: 10) { woken.withLock { $0 } != 0 }
         #expect(woken.withLock { $0 } == 1)
         lifecycle.stop()
-        #expect(closed.withLock { $0 } == 1)
-        #expect(fcntl(fd, F_GETFD) == -1, "the watched descriptor is still open after stop")
+        // The stop ran the closing closure once, which closed the descriptor. Its number is not probed afterwards:
+        // other suites open descriptors at the same time, and the kernel hands the freed number to the next one.
+        #expect(closed.withLock { $0 } == 1, "the watched descriptor was not closed by stop")
     }
 }
