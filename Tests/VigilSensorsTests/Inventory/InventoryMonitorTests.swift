@@ -8,15 +8,17 @@ import VigilTestSupport
 /// events and on `refresh()`, and nothing for other events.
 @Suite(.timeLimit(.minutes(10))) struct InventoryMonitorTests {
     /// A monitor of `machine` that never polls by itself, started, following `changes`, with a value read.
-    static func started(_ machine: FakeMachine, _ changes: PublishSubject<DeviceEvent>) async throws
-        -> InventoryMonitor
-    {
+    /// A monitor started on ``FakeMachine/addInventory()``'s laptop, following `changes`, after its first read.
+    static func started() async throws -> (FakeMachine, PublishSubject<DeviceEvent>, InventoryMonitor) {
+        let machine = FakeMachine.empty()
+        machine.addInventory()
+        let changes = PublishSubject<DeviceEvent>()
         let monitor = InventoryMonitor(
             sysfsRoot: machine.sys.root, procfsRoot: machine.proc.root, updateInterval: .seconds(3600),
             changes: changes, query: CameraTests.uvc)
         try monitor.startMonitoring()
         #expect(await eventually { monitor.readings.value.value != nil }, "no first read")
-        return monitor
+        return (machine, changes, monitor)
     }
 
     static func cameras(_ monitor: InventoryMonitor) -> Int? {
@@ -35,10 +37,9 @@ import VigilTestSupport
     }
 
     @Test func readsOnTheLoopAfterStart() async throws {
-        let machine = FakeMachine.empty()
-        machine.addInventory()
-        let monitor = try await Self.started(machine, PublishSubject())
-        defer { monitor.stopMonitoring() }
+        let (machine, _, monitor) = try await Self.started()
+        // The fake tree lives as long as the machine; keep it until the monitor stops.
+        defer { withExtendedLifetime(machine) { monitor.stopMonitoring() } }
         #expect(monitor.availability == .available)
         #expect(Self.cameras(monitor) == 1)
         #expect(monitor.readings.value.value?.count(.input) == 3)
@@ -48,10 +49,7 @@ import VigilTestSupport
     @Test(arguments: InventoryMonitor.subsystems.sorted()) func aUeventOfItsSubsystemsReReads(subsystem: String)
         async throws
     {
-        let machine = FakeMachine.empty()
-        machine.addInventory()
-        let changes = PublishSubject<DeviceEvent>()
-        let monitor = try await Self.started(machine, changes)
+        let (machine, changes, monitor) = try await Self.started()
         defer { monitor.stopMonitoring() }
         Self.plugCamera(machine)
         changes.publish(Self.event(.add, subsystem))
@@ -59,10 +57,7 @@ import VigilTestSupport
     }
 
     @Test func otherEventsReadNothingAndLostEventsReadAll() async throws {
-        let machine = FakeMachine.empty()
-        machine.addInventory()
-        let changes = PublishSubject<DeviceEvent>()
-        let monitor = try await Self.started(machine, changes)
+        let (machine, changes, monitor) = try await Self.started()
         defer { monitor.stopMonitoring() }
         Self.plugCamera(machine)
         // Another subsystem's device, and a network interface's state change (traffic, not a device).
@@ -83,10 +78,7 @@ import VigilTestSupport
     }
 
     @Test func aStoppedMonitorFollowsNothing() async throws {
-        let machine = FakeMachine.empty()
-        machine.addInventory()
-        let changes = PublishSubject<DeviceEvent>()
-        let monitor = try await Self.started(machine, changes)
+        let (machine, changes, monitor) = try await Self.started()
         monitor.stopMonitoring()
         Self.plugCamera(machine)
         changes.publish(Self.event(.add, "video4linux"))
