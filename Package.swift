@@ -36,10 +36,14 @@ let package = Package(
             dependencies: ["VigilSensors", "VigilMQTT", "VigilPrometheus", "CFuzzSupport"],
             path: "Fuzz/VigilFuzz"
         ),
+        // The tests' own C: what they need of glibc's GNU extensions (CPU affinity); not a product.
+        .target(name: "CVigilTestSupport", path: "Tests/CVigilTestSupport"),
         // What more than one test target needs, once: threads of their own, waits, the process runner and probes,
         // temporary directories, fake sysfs/procfs/IIO trees and machines, network namespaces, brokers and
         // clients; not a product.
-        .target(name: "VigilTestSupport", dependencies: ["Vigil", "VigilSensors"], path: "Tests/VigilTestSupport"),
+        .target(
+            name: "VigilTestSupport", dependencies: ["Vigil", "VigilSensors", "CVigilTestSupport"],
+            path: "Tests/VigilTestSupport"),
         .testTarget(name: "VigilTests", dependencies: ["Vigil", "VigilTesting", "VigilTestSupport"]),
         .testTarget(
             name: "VigilSensorsTests",

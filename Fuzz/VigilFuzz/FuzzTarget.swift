@@ -29,6 +29,14 @@ struct FuzzTarget: Sendable {
             mirror.apply(RouteMessageParser.parse(bytes).envelopes.map(\.message))
             _ = mirror.path
         },
+        "nmea": FuzzTarget { bytes in
+            // A receiver's bytes, fed in two reads split where the first byte says, so a sentence may be cut.
+            guard let first = bytes.first else { return }
+            let split = min(bytes.count, Int(first) + 1)
+            var decoder = NMEADecoder(receiver: "/dev/gnss0")
+            for fix in decoder.consume(bytes[1..<split]) + decoder.consume(bytes[split...]) { _ = fix.description }
+            precondition(decoder.pendingByteCount <= NMEAStream.maximumLength)
+        },
         "uevent": FuzzTarget { bytes in
             _ = UeventParser.parse(bytes)
         },
@@ -97,8 +105,15 @@ struct FuzzTarget: Sendable {
             while case .request(let request, let consumed) = HTTPRequestParser.parse(rest, limits: limits) {
                 precondition(consumed > 0 && consumed <= rest.count, "the parser consumed \(consumed) bytes")
                 _ = (request.path, request.keepsAlive)
+                // What basic authentication takes from a hostile client's header before any password check.
+                _ = request.header("Authorization").flatMap(BasicAuthenticator.credentials)
                 rest = rest.dropFirst(consumed)
             }
+        },
+        "web-config": FuzzTarget { bytes in
+            // A web configuration file (YAML's block mappings and scalars, node_exporter's settings) as serve reads it.
+            _ = try? MetricsServer.WebConfiguration(
+                parsing: String(decoding: bytes, as: UTF8.self), path: "/fuzz/web.yml", directory: "/fuzz")
         },
         "os-release": FuzzTarget { bytes in
             // An os-release or machine-info file, parsed as the device source parses it; the same bytes as a DMI

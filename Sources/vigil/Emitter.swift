@@ -6,7 +6,9 @@ import VigilSensors
 /// Turns readings into lines (readable, or one JSON envelope a line with `--json`) and queues them on the
 /// ``OutputWriter``; counts them for `--count` and `--once`.
 ///
-/// Pending readings ("nothing read yet") are not printed: a source's first line is its first real reading.
+/// Pending readings ("nothing read yet") are not printed: a source's first line is its first real reading. With
+/// `--once` (and for `get`) the lines come out in the order the targets were named, as `df` prints its paths,
+/// whichever source answers first: a line waits until those named before it have printed theirs, or the run ended.
 final class Emitter: Sendable {
     /// What the emitter prints and when it says the run is done.
     struct Settings {
@@ -14,14 +16,18 @@ final class Emitter: Sendable {
         var timestamps = false
         /// End after this many lines (`--count`).
         var count: Int?
-        /// End once every one of these keys has printed a line (`--once`, `get`).
-        var once: Set<String>?
+        /// End once every one of these keys has printed a line (`--once`, `get`), printing them in this order.
+        var once: [String]?
     }
 
     private struct Progress {
         var printed = 0
         var seen: Set<String> = []
         var done = false
+        /// Lines of `once` keys waiting for a key named before them, by key.
+        var held: [String: String] = [:]
+        /// How many keys of `once`, in order, have had their line released.
+        var released = 0
         /// The reasons of unavailable readings, by key, for `get`.
         var unavailable: [String: String] = [:]
     }
@@ -56,9 +62,9 @@ final class Emitter: Sendable {
             : HumanLine.line(
                 source: source, description: reading.description, time: head.time.description,
                 timestamps: settings.timestamps)
-        let (print, finished) = progress.withLock { progress -> (Bool, Bool) in
-            guard !progress.done else { return (false, false) }
-            if let once = settings.once, !once.contains(key) || progress.seen.contains(key) { return (false, false) }
+        let (lines, finished) = progress.withLock { progress -> ([String], Bool) in
+            guard !progress.done else { return ([], false) }
+            if let once = settings.once, !once.contains(key) || progress.seen.contains(key) { return ([], false) }
             progress.printed += 1
             progress.seen.insert(key)
             if head.status == "unavailable" { progress.unavailable[key] = head.reason ?? "unavailable" }
@@ -66,10 +72,37 @@ final class Emitter: Sendable {
                 (settings.count.map { progress.printed >= $0 } ?? false)
                 || (settings.once.map { progress.seen.isSuperset(of: $0) } ?? false)
             progress.done = finished
-            return (true, finished)
+            guard let once = settings.once else { return ([line], finished) }
+            progress.held[key] = line
+            return (Self.release(&progress, order: once, all: finished), finished)
         }
-        if print { writer.enqueue(line) }
+        for line in lines { writer.enqueue(line) }
         if finished { control.finish(0) }
+    }
+
+    /// Ends the run's printing: the lines still held for an earlier key that never printed (`--timeout`, a signal)
+    /// are queued in their order, and later readings are ignored. Call once the sources are stopped.
+    func finish() {
+        let lines = progress.withLock { progress -> [String] in
+            progress.done = true
+            return Self.release(&progress, order: settings.once ?? [], all: true)
+        }
+        for line in lines { writer.enqueue(line) }
+    }
+
+    /// Takes the held lines that may be printed now, in `order`: those whose earlier keys all printed, or every one.
+    private static func release(_ progress: inout Progress, order: [String], all: Bool) -> [String] {
+        var lines: [String] = []
+        while progress.released < order.count {
+            let key = order[progress.released]
+            if let line = progress.held.removeValue(forKey: key) {
+                lines.append(line)
+            } else if !all {
+                break
+            }
+            progress.released += 1
+        }
+        return lines
     }
 
     /// Counts readings dropped before they reached ``queue``, to be reported with the lines the writer drops.

@@ -7,11 +7,11 @@ func runTool() -> Int32 {
     do throws(ToolError) {
         let arguments = try Arguments(Array(CommandLine.arguments.dropFirst()))
         if arguments.command == nil && arguments.flag("--version") {
-            print("vigil \(Version.string)")
+            try writeStandardOutput("vigil \(Version.string)\n")
             return 0
         }
         if arguments.help || arguments.command == nil {
-            print(HelpText.text(for: arguments.command.flatMap(CommandSpec.named)))
+            try writeStandardOutput(HelpText.text(for: arguments.command.flatMap(CommandSpec.named)) + "\n")
             return 0
         }
         switch arguments.command {

@@ -25,7 +25,7 @@ struct HTTPRequestParserTests {
     @Test(arguments: [
         ("GET /metrics HTTP/1.1\r\nHost: a\r\n", "no blank line yet"), ("GET /met", "half a request line"),
         ("", "nothing"),
-        ("POST / HTTP/1.1\r\nContent-Length: 10\r\n\r\nabc", "part of the body"),
+        ("POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 10\r\n\r\nabc", "part of the body"),
     ])
     func waitsForTheRestOfARequest(text: String, _: String) {
         #expect(parse(text) == .incomplete)
@@ -49,6 +49,23 @@ struct HTTPRequestParserTests {
         #expect(failure.status == 400)
     }
 
+    /// RFC 9112 §3.2: an HTTP/1.1 request without Host, any request with two, or an invalid Host is 400; HTTP/1.0
+    /// may leave it out.
+    @Test(arguments: [
+        ("GET /metrics HTTP/1.1\r\n\r\n", false), ("GET /metrics HTTP/1.1\r\nHost: a\r\nhost: b\r\n\r\n", false),
+        ("GET /metrics HTTP/1.0\r\nHost: a\r\nHost: a\r\n\r\n", false),
+        ("GET /metrics HTTP/1.1\r\nHost: a b\r\n\r\n", false), ("GET /metrics HTTP/1.1\r\nHost: a/b\r\n\r\n", false),
+        ("GET /metrics HTTP/1.1\r\nHost: [::1]:9464\r\n\r\n", true), ("GET /metrics HTTP/1.0\r\n\r\n", true),
+        ("GET /metrics HTTP/1.1\r\nHost:\r\n\r\n", true),
+    ])
+    func validatesHost(text: String, accepted: Bool) {
+        switch parse(text) {
+        case .request: #expect(accepted, "\(text.debugDescription)")
+        case .failure(let failure): #expect(!accepted && failure.status == 400, "\(text.debugDescription)")
+        case .incomplete: Issue.record("incomplete: \(text.debugDescription)")
+        }
+    }
+
     @Test func refusesAnOversizedHeadWith431WhetherOrNotItEnded() {
         let limits = HTTPRequestParser.Limits(headBytes: 256, headerCount: 4, bodyBytes: 16)
         let long = "GET /metrics HTTP/1.1\r\nX: " + String(repeating: "a", count: 300)
@@ -58,7 +75,9 @@ struct HTTPRequestParserTests {
         #expect(parse(many, limits: limits) == .failure(.headersTooLarge))
         let blankLines = String(repeating: "\r\n", count: 200) + "GET / HTTP/1.1\r\n\r\n"
         #expect(parse(blankLines, limits: limits) == .failure(.headersTooLarge))
-        #expect(parse("POST / HTTP/1.1\r\nContent-Length: 17\r\n\r\n", limits: limits) == .failure(.bodyTooLarge))
+        #expect(
+            parse("POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 17\r\n\r\n", limits: limits) == .failure(.bodyTooLarge)
+        )
     }
 
     @Test func answersOtherVersionsWith505() {
@@ -83,7 +102,7 @@ struct HTTPRequestParserTests {
     ])
     func decidesKeepAliveByVersionAndConnection(version: String, connection: String, keepsAlive: Bool) {
         let field = connection.isEmpty ? "" : "Connection: \(connection)\r\n"
-        guard case .request(let request, _) = parse("GET / \(version)\r\n\(field)\r\n") else {
+        guard case .request(let request, _) = parse("GET / \(version)\r\nHost: a\r\n\(field)\r\n") else {
             Issue.record("not parsed")
             return
         }

@@ -55,7 +55,9 @@ struct MetricsServerTests {
     @Test func answersPipelinedRequestsInOrder() throws {
         let harness = try Harness()
         let client = try LoopbackClient(port: harness.port)
-        client.send("GET /nope HTTP/1.1\r\n\r\nHEAD /metrics HTTP/1.1\r\n\r\nGET /metrics HTTP/1.1\r\n\r\n")
+        client.send(
+            "GET /nope HTTP/1.1\r\nHost: a\r\n\r\nHEAD /metrics HTTP/1.1\r\nHost: a\r\n\r\nGET /metrics HTTP/1.1\r\nHost: a\r\n\r\n"
+        )
         #expect(client.readResponse()?.status == 404)
         let head = try #require(client.readResponse(head: true))
         let get = try #require(client.readResponse())
@@ -67,13 +69,14 @@ struct MetricsServerTests {
     @Test func answersOtherMethodsWith405AndAllow() throws {
         let harness = try Harness()
         let client = try LoopbackClient(port: harness.port)
-        client.send("POST /metrics HTTP/1.1\r\nContent-Length: 4\r\n\r\nbodyDELETE /x HTTP/1.1\r\n\r\n")
+        client.send(
+            "POST /metrics HTTP/1.1\r\nHost: a\r\nContent-Length: 4\r\n\r\nbodyDELETE /x HTTP/1.1\r\nHost: a\r\n\r\n")
         for _ in 0..<2 {
             let response = try #require(client.readResponse())
             #expect(response.status == 405)
             #expect(response.headers["allow"] == "GET, HEAD")
         }
-        client.send("GET /metrics HTTP/1.1\r\n\r\n")
+        client.send("GET /metrics HTTP/1.1\r\nHost: a\r\n\r\n")
         #expect(client.readResponse()?.status == 200)
     }
 
@@ -112,14 +115,14 @@ struct MetricsServerTests {
         #expect(harness.logLines.contains { $0.contains("no complete request") })
         // The server still answers others.
         let other = try LoopbackClient(port: harness.port)
-        other.send("GET /metrics HTTP/1.1\r\n\r\n")
+        other.send("GET /metrics HTTP/1.1\r\nHost: a\r\n\r\n")
         #expect(other.readResponse()?.status == 200)
     }
 
     @Test func closesAnIdleConnectionSilently() throws {
         let harness = try Harness { $0.idleTimeout = .milliseconds(200) }
         let client = try LoopbackClient(port: harness.port)
-        client.send("GET /metrics HTTP/1.1\r\n\r\n")
+        client.send("GET /metrics HTTP/1.1\r\nHost: a\r\n\r\n")
         #expect(client.readResponse()?.status == 200)
         #expect(client.waitForClose())
         #expect(harness.logLines.isEmpty)
@@ -132,7 +135,7 @@ struct MetricsServerTests {
         concurrently(8) { _ in
             guard let client = try? LoopbackClient(port: port) else { return }
             for _ in 0..<25 {
-                client.send("GET /metrics HTTP/1.1\r\n\r\n")
+                client.send("GET /metrics HTTP/1.1\r\nHost: a\r\n\r\n")
                 if client.readResponse()?.body.contains("test_temp_celsius") == true {
                     successes.add(1, ordering: .relaxed)
                 }
@@ -155,9 +158,9 @@ struct MetricsServerTests {
         let hog = try LoopbackClient(port: harness.port)
         var shrink: Int32 = 4096
         setsockopt(hog.fd, SOL_SOCKET, SO_RCVBUF, &shrink, socklen_t(MemoryLayout<Int32>.size))
-        hog.send(String(repeating: "GET /metrics HTTP/1.1\r\n\r\n", count: 50))
+        hog.send(String(repeating: "GET /metrics HTTP/1.1\r\nHost: a\r\n\r\n", count: 50))
         let other = try LoopbackClient(port: harness.port)
-        other.send("GET /nope HTTP/1.1\r\n\r\n")
+        other.send("GET /nope HTTP/1.1\r\nHost: a\r\n\r\n")
         #expect(other.readResponse()?.status == 404)
         #expect(
             eventually { harness.logLines.contains { $0.contains("its response was not read") } },
@@ -166,19 +169,144 @@ struct MetricsServerTests {
         #expect(eventually { harness.server.connectionCount == 1 }, "\(harness.server.connectionCount) open")
     }
 
-    @Test func refusesConnectionsBeyondTheLimitWith503() throws {
+    /// At the limit a new connection evicts the oldest idle one (idle keep-alive connections cannot lock scrapes out,
+    /// as 64 of them did for a minute); only when every connection is being answered does it get 503.
+    @Test func atTheLimitANewConnectionEvictsTheOldestIdleOrGets503() throws {
         let harness = try Harness { $0.maximumConnections = 2 }
         let first = try LoopbackClient(port: harness.port)
         let second = try LoopbackClient(port: harness.port)
         for client in [first, second] {
-            client.send("GET /metrics HTTP/1.1\r\n\r\n")
+            client.send("GET /metrics HTTP/1.1\r\nHost: a\r\n\r\n")
             #expect(client.readResponse()?.status == 200)
         }
         let third = try LoopbackClient(port: harness.port)
-        #expect(third.readResponse()?.status == 503)
-        #expect(harness.logLines.contains { $0.contains("the limit") })
-        first.send("GET /metrics HTTP/1.1\r\n\r\n")
-        #expect(first.readResponse()?.status == 200)
+        third.send("GET /metrics HTTP/1.1\r\nHost: a\r\n\r\n")
+        #expect(third.readResponse()?.status == 200)
+        #expect(first.waitForClose(), "the oldest idle connection makes room")
+        #expect(harness.logLines.contains { $0.contains("evicted") }, "\(harness.logLines)")
+        second.send("GET /metrics HTTP/1.1\r\nHost: a\r\n\r\n")
+        #expect(second.readResponse()?.status == 200)
+
+        // Two clients that never read a response far larger than the socket buffers: both stay in `sending`.
+        let line = String(repeating: "x", count: 1000)
+        harness.exporter.add(collector: {
+            [
+                MetricFamily(
+                    name: "test_big", help: "Big.", type: .gauge,
+                    samples: (0..<4000).map { MetricSample(labels: ["pad": line + String($0)], value: 1) })
+            ]
+        })
+        for client in [second, third] {
+            var shrink: Int32 = 4096
+            setsockopt(client.fd, SOL_SOCKET, SO_RCVBUF, &shrink, socklen_t(MemoryLayout<Int32>.size))
+            client.send("GET /metrics HTTP/1.1\r\nHost: a\r\n\r\n")
+        }
+        // Both are being answered once the first bytes of their responses arrived (the rest cannot).
+        #expect(
+            eventually {
+                [second, third].allSatisfy { client in
+                    var byte: UInt8 = 0
+                    return recv(client.fd, &byte, 1, Int32(MSG_PEEK) | Int32(MSG_DONTWAIT)) == 1
+                }
+            })
+        let fourth = try LoopbackClient(port: harness.port)
+        #expect(fourth.readResponse()?.status == 503)
+        #expect(harness.logLines.contains { $0.contains("(the limit)") }, "\(harness.logLines)")
+    }
+
+    /// A connection that says nothing is closed after the short first-byte timeout, not the idle minute.
+    @Test func closesAConnectionThatSaysNothingAfterTheFirstByteTimeout() throws {
+        let harness = try Harness { $0.firstByteTimeout = .milliseconds(200) }
+        let client = try LoopbackClient(port: harness.port)
+        let start = ContinuousClock.now
+        #expect(client.waitForClose())
+        #expect(ContinuousClock.now - start < .seconds(5))
+    }
+
+    /// A client that pipelines hundreds of requests gets one answered per turn of the loop: a scrape that arrives
+    /// meanwhile is rendered after a few of them, not after the whole batch (8 such clients pushed others past 1 s).
+    @Test func aPipeliningClientGetsOneAnswerATurn() throws {
+        let harness = try Harness()
+        let renders = Atomic(0)
+        harness.exporter.add(collector: {
+            usleep(1_000)  // a render that costs something, as a real exposition does
+            let count = renders.add(1, ordering: .relaxed).newValue
+            return [
+                MetricFamily(
+                    name: "test_render", help: "R.", type: .gauge, samples: [MetricSample(value: Double(count))])
+            ]
+        })
+        // The 400 small answers fit in the socket's buffers: the pipeliner reads them all at the end.
+        let pipeliner = try LoopbackClient(port: harness.port)
+        pipeliner.send(String(repeating: "GET /metrics HTTP/1.1\r\nHost: a\r\n\r\n", count: 400))
+        #expect(eventually { renders.load(ordering: .relaxed) > 0 }, "the server began on the batch")
+        let scrape = try LoopbackClient(port: harness.port)
+        scrape.send("GET /metrics HTTP/1.1\r\nHost: a\r\n\r\n")
+        let body = try #require(scrape.readResponse()?.body)
+        let line = try #require(body.split(separator: "\n").first { $0.hasPrefix("test_render ") })
+        let rendered = try #require(Double(line.split(separator: " ")[1]))
+        #expect(rendered < 100, "the scrape was rendered \(rendered)th, behind the pipelined batch")
+        var answered = 0
+        while answered < 400, pipeliner.readResponse()?.status == 200 { answered += 1 }
+        #expect(answered == 400)
+    }
+
+    /// Compressed when the scraper asks for gzip (as Prometheus does), byte for byte the plain exposition once
+    /// `gzip -d` undoes it; plain otherwise.
+    @Test(arguments: ["gzip", "deflate, gzip;q=0.5", "*", "gzip;q=0", "identity", nil])
+    func compressesWithGzipWhenAsked(acceptEncoding: String?) async throws {
+        let harness = try Harness()
+        let client = try LoopbackClient(port: harness.port)
+        client.send("GET /metrics HTTP/1.1\r\nHost: a\r\n\r\n")
+        let plain = try #require(client.readResponse())
+        let field = acceptEncoding.map { "Accept-Encoding: \($0)\r\n" } ?? ""
+        client.send("GET /metrics HTTP/1.1\r\nHost: a\r\n\(field)\r\n")
+        let response = try #require(client.readResponse())
+        #expect(response.headers["vary"] == "Accept-Encoding")
+        let wanted = ["gzip", "deflate, gzip;q=0.5", "*"].contains(acceptEncoding ?? "")
+        #expect(response.headers["content-encoding"] == (wanted ? "gzip" : nil))
+        guard wanted else { return #expect(response.bytes == plain.bytes) }
+        let scratch = TemporaryDirectory("vigil-gzip")
+        defer { scratch.remove() }
+        #expect(FileManager.default.createFile(atPath: scratch.path + "/body.gz", contents: Data(response.bytes)))
+        let gzip = try #require(ChildProcess.installed("gzip"), "gzip is in every Debian")
+        let decompressed = try ChildProcess(gzip, ["-dc", scratch.path + "/body.gz"])
+        #expect(await decompressed.waitForExit())
+        #expect(decompressed.exitStatus == 0, "\(decompressed.standardError)")
+        #expect(decompressed.standardOutput == plain.body)
+    }
+
+    @Test func servesALandingPageAtTheRoot() throws {
+        let harness = try Harness()
+        let client = try LoopbackClient(port: harness.port)
+        client.send("GET / HTTP/1.1\r\nHost: a\r\n\r\n")
+        let response = try #require(client.readResponse())
+        #expect(response.status == 200)
+        #expect(response.headers["content-type"] == "text/html; charset=utf-8")
+        #expect(response.body.contains(#"<a href="/metrics">"#))
+    }
+
+    /// RFC 9112 §3.2: no Host in HTTP/1.1, or two, is 400.
+    @Test(arguments: ["GET /metrics HTTP/1.1\r\n\r\n", "GET /metrics HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n"])
+    func refusesAMissingOrRepeatedHostWith400(request: String) throws {
+        let harness = try Harness()
+        let client = try LoopbackClient(port: harness.port)
+        client.send(request)
+        #expect(client.readResponse()?.status == 400)
+    }
+
+    /// The listen backlog is the kernel's somaxconn (`ss` shows a listener's backlog as its Send-Q), not 64.
+    @Test func listensWithABacklogOfSomaxconn() async throws {
+        let harness = try Harness()
+        let somaxconn = (readWholeFile("/proc/sys/net/core/somaxconn") ?? "").trimmingCharacters(
+            in: .whitespacesAndNewlines)
+        guard let ss = ChildProcess.installed("ss") else {
+            try skip("ss is not installed (Debian package iproute2; .ci/setup installs it)", expectedUnderCI: false)
+        }
+        let listing = try ChildProcess(ss, ["-Hltn", "sport = :\(harness.port)"])
+        #expect(await listing.waitForExit())
+        let fields = listing.standardOutput.split(separator: " ", omittingEmptySubsequences: true)
+        #expect(fields.count >= 3 && String(fields[2]) == somaxconn, "\(listing.standardOutput)")
     }
 
     @Test func stopsListeningOnStop() throws {

@@ -50,6 +50,23 @@ package enum BytePathFiles {
         _ = withCString(path) { rmdir($0) }
     }
 
+    /// Mounts an empty tmpfs on the directory at `path` (root only); returns whether it was mounted.
+    @discardableResult
+    package static func mountTemporaryFileSystem(_ path: BytePath) -> Bool {
+        withCString(path) { mount("none", $0, "tmpfs", 0, nil) } == 0
+    }
+
+    /// Detaches what is mounted on `path` (`umount2(2)` with `MNT_DETACH`, so a busy mount still goes).
+    package static func unmount(_ path: BytePath) {
+        _ = withCString(path) { umount2($0, Int32(MNT_DETACH)) }
+    }
+
+    /// Makes `link` a symbolic link to `target`; returns whether it was made.
+    @discardableResult
+    package static func makeSymbolicLink(_ link: BytePath, to target: BytePath) -> Bool {
+        withCString(target) { target in withCString(link) { symlink(target, $0) } } == 0
+    }
+
     /// The path's bytes as a C string, converted here rather than by the code under test.
     private static func withCString<Result>(_ path: BytePath, _ body: (UnsafePointer<CChar>) -> Result) -> Result {
         (path.bytes.map { CChar(bitPattern: $0) } + [0]).withUnsafeBufferPointer { body($0.baseAddress!) }

@@ -44,9 +44,11 @@ package final class ChildProcess: Sendable {
     ///   - standardInput: A file to read as standard input; `/dev/null` by default.
     ///   - standardOutput: A descriptor to give the child as its standard output (`/dev/full`, a pipe nobody reads)
     ///     instead of a pipe read into ``standardOutput``.
+    ///   - standardError: The same for standard error and ``standardError``.
+    ///   - environment: Variables to set beside `PATH` and the sanitizers' options.
     package init(
         _ path: String, _ arguments: [String], wrapper: [String] = [], standardInput: String = "/dev/null",
-        standardOutput: Int32? = nil
+        standardOutput: Int32? = nil, standardError: Int32? = nil, environment extra: [String: String] = [:]
     ) throws {
         let command = wrapper + [path] + arguments
         var outputPipe: [Int32] = [-1, -1]
@@ -58,7 +60,7 @@ package final class ChildProcess: Sendable {
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, standardInput, O_RDONLY, 0)
         posix_spawn_file_actions_adddup2(&actions, standardOutput ?? outputPipe[1], 1)
-        posix_spawn_file_actions_adddup2(&actions, errorPipe[1], 2)
+        posix_spawn_file_actions_adddup2(&actions, standardError ?? errorPipe[1], 2)
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -77,7 +79,9 @@ package final class ChildProcess: Sendable {
             getenv(name).map { (value: UnsafeMutablePointer<CChar>) in name + "=" + String(cString: value) }
         }
         let environment: [UnsafeMutablePointer<CChar>?] =
-            (["PATH=/usr/bin:/bin:/usr/sbin"] + sanitizerOptions).map { strdup($0) } + [nil]
+            (["PATH=/usr/bin:/bin:/usr/sbin"] + sanitizerOptions + extra.map { "\($0.key)=\($0.value)" }).map {
+                strdup($0)
+            } + [nil]
         defer { for pointer in argv + environment { free(pointer) } }
         var child: pid_t = 0
         let spawned = posix_spawn(&child, command[0], &actions, &attributes, argv, environment)
@@ -91,13 +95,23 @@ package final class ChildProcess: Sendable {
             close(outputPipe[0])
             output.end()
         }
-        Self.collect(errorPipe[0], into: errors)
+        if standardError == nil {
+            Self.collect(errorPipe[0], into: errors)
+        } else {
+            close(errorPipe[0])
+            errors.end()
+        }
     }
 
     /// Starts the built `vigil` with `arguments`; see ``init(_:_:wrapper:standardInput:standardOutput:)``.
-    package convenience init(vigil arguments: [String], wrapper: [String] = [], standardOutput: Int32? = nil) throws {
+    package convenience init(
+        vigil arguments: [String], wrapper: [String] = [], standardOutput: Int32? = nil, standardError: Int32? = nil,
+        environment: [String: String] = [:]
+    ) throws {
         let vigil = try #require(Self.vigil, "build the vigil product first (swift build)")
-        try self.init(vigil, arguments, wrapper: wrapper, standardOutput: standardOutput)
+        try self.init(
+            vigil, arguments, wrapper: wrapper, standardOutput: standardOutput, standardError: standardError,
+            environment: environment)
     }
 
     deinit {

@@ -13,6 +13,15 @@ package final class FakeBroker: Sendable {
         case closesMidPacket
         /// Accepts CONNECT with a CONNACK, then never reads nor answers again.
         case neverReads
+        /// Accepts CONNECT, then pushes QoS 1 PUBLISH packets as fast as the socket takes them and never reads.
+        case pushesAndNeverReads
+        /// Accepts CONNECT, then closes at once: a session taken over by another client with the same ID.
+        case endsEachSession
+        /// Answers CONNECT with CONNACK return code 4, bad user name or password.
+        case refusesCredentials
+
+        /// The ones a publisher survives by reconnecting, each with the reason it gives.
+        package static let survivable: [Behavior] = [.garbage, .closesMidPacket, .neverReads]
 
         package var testDescription: String { rawValue }
     }
@@ -85,6 +94,45 @@ package final class FakeBroker: Sendable {
             var small: Int32 = 4096
             setsockopt(connection, SOL_SOCKET, SO_RCVBUF, &small, 4)
             state.withLock { $0.open.append(connection) }
+        case .pushesAndNeverReads:
+            send(connection, [0x20, 0x02, 0x00, 0x00])
+            var small: Int32 = 4096
+            setsockopt(connection, SOL_SOCKET, SO_RCVBUF, &small, 4)
+            push(on: connection)
+            close(connection)
+        case .endsEachSession:
+            var scratch = [UInt8](repeating: 0, count: 1024)
+            _ = read(connection, &scratch, scratch.count)
+            send(connection, [0x20, 0x02, 0x00, 0x00])
+            close(connection)
+        case .refusesCredentials:
+            var scratch = [UInt8](repeating: 0, count: 1024)
+            _ = read(connection, &scratch, scratch.count)
+            send(connection, [0x20, 0x02, 0x00, 0x04])
+            close(connection)
+        }
+    }
+
+    /// QoS 1 PUBLISH packets (topic `t`, one byte of payload), 8192 at a time, for as long as the client takes them
+    /// (at most 256 MiB), until it closes or the broker stops.
+    private func push(on connection: Int32) {
+        var batch: [UInt8] = []
+        for id in 1...8192 { batch += [0x32, 0x06, 0x00, 0x01, 0x74, UInt8(id >> 8), UInt8(id & 0xFF), 0x78] }
+        var total = 0
+        // Where the next send starts in the batch, so a partial send never cuts a packet from the stream.
+        var offset = 0
+        while total < 256 << 20, !state.withLock({ $0.stopped }) {
+            var poller = pollfd(fd: connection, events: Int16(POLLOUT), revents: 0)
+            guard poll(&poller, 1, 50) >= 0 else { return }
+            if poller.revents & Int16(POLLERR | POLLHUP) != 0 { return }
+            guard poller.revents & Int16(POLLOUT) != 0 else { continue }
+            let sent = batch.withUnsafeBytes {
+                Glibc.send(
+                    connection, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
+            }
+            if sent < 0 && errno != EAGAIN { return }
+            total += max(sent, 0)
+            offset = (offset + max(sent, 0)) % batch.count
         }
     }
 

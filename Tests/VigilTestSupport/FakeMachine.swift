@@ -11,6 +11,8 @@ package final class FakeMachine {
     package let etc = FakeSysfsTree()
     /// Device nodes; a fake tree cannot hold a real evdev node, so the lid switch's node is absent.
     package let dev = FakeSysfsTree()
+    /// The GNSS receiver of ``fullyEquipped()``, kept replaying while the machine lives.
+    private var gnss: FakeGNSSReceiver?
 
     /// The catalog options that read this machine.
     package var options: SourceCatalog.Options {
@@ -116,6 +118,7 @@ extension FakeMachine {
         iio.addDevice(3, name: "als", files: ["in_illuminance_input": "3\n"])
         iio.addDevice(4, name: "prox", files: ["in_proximity_raw": "12\n"])
         iio.addDevice(5, name: "baro", files: ["in_pressure_input": "101.3\n"])
+        machine.gnss = FakeGNSSReceiver(sys: machine.sys, dev: machine.dev)
         return machine
     }
 }

@@ -1,39 +1,53 @@
 import Foundation
 import Glibc
 import Testing
+import VigilSensors
 
 /// A blocking TCP client on loopback for the server tests, every wait bounded by a receive timeout.
 package final class LoopbackClient {
     package let fd: Int32
+    /// The TLS session, for a client made with a TLS context.
+    private var tls: TLSSession?
+    /// Why the TLS session failed, once it has.
+    package private(set) var tlsError: TLSError?
 
     /// One parsed response.
     package struct Response {
         package var status: Int
         package var headers: [String: String]
         package var body: String
+        /// The body's exact bytes (a gzip body is not text).
+        package var bytes: [UInt8] = []
+        /// The first line as sent, such as `HTTP/1.1 200 OK`.
+        package var statusLine = ""
     }
 
-    /// Connects to `127.0.0.1:port`; receives wait at most `timeout` seconds.
-    package init(port: UInt16, timeout: Int = 10) throws {
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        try #require(fd >= 0)
+    /// Connects to `127.0.0.1:port`; receives wait at most `timeout` seconds. With `tls`, speaks TLS (the handshake
+    /// runs with the first send) and checks that the server's certificate names `serverName`.
+    package init(port: UInt16, timeout: Int = 10, tls: TLSContext? = nil, serverName: String = "localhost") throws {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        try #require(descriptor >= 0)
+        // Owned by the object from here on: closed by deinit, which Swift runs even when this initializer throws
+        // later (every property is set by then). Never closed here too: a second close would take whatever
+        // descriptor another thread opened in between.
+        fd = descriptor
+        self.tls = nil
         var wait = timeval(tv_sec: timeout, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
-        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian
         address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
             }
         }
         // Thrown, not recorded: callers that poll a server that is still starting retry on it.
-        if connected != 0 {
-            let error = errno
-            close(fd)
-            throw ConnectionRefused(errno: error)
+        if connected != 0 { throw ConnectionRefused(errno: errno) }
+        self.tls = try tls.map { context throws(TLSError) in
+            try TLSSession(context: context, socket: descriptor, isServer: false, serverName: serverName)
         }
     }
 
@@ -47,6 +61,19 @@ package final class LoopbackClient {
 
     @discardableResult
     package func send(_ bytes: [UInt8]) -> Bool {
+        if let tls {
+            var offset = 0
+            while offset < bytes.count {
+                do throws(TLSError) {
+                    guard case .bytes(let count) = try tls.write(bytes[offset...]) else { return false }
+                    offset += count
+                } catch {
+                    tlsError = error
+                    return false
+                }
+            }
+            return true
+        }
         var offset = 0
         while offset < bytes.count {
             let sent = bytes.withUnsafeBytes {
@@ -72,7 +99,7 @@ package final class LoopbackClient {
     package func waitForClose() -> Bool {
         while true {
             var chunk = [UInt8](repeating: 0, count: 65_536)
-            let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            let count = chunk.withUnsafeMutableBytes { receive(into: $0) }
             if count == 0 { return true }
             if count < 0 { return errno == ECONNRESET }
         }
@@ -80,10 +107,25 @@ package final class LoopbackClient {
 
     private func fill() -> Bool {
         var chunk = [UInt8](repeating: 0, count: 65_536)
-        let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+        let count = chunk.withUnsafeMutableBytes { receive(into: $0) }
         guard count > 0 else { return false }
         buffer += chunk[0..<count]
         return true
+    }
+
+    /// `recv(2)`, or a TLS read: the count, 0 at end of stream, -1 on a timeout or failure.
+    private func receive(into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        guard let tls else { return recv(fd, buffer.baseAddress, buffer.count, 0) }
+        do throws(TLSError) {
+            switch try tls.read(into: buffer.baseAddress!, count: buffer.count) {
+            case .bytes(let count): return count
+            case .closed: return 0
+            case .wantsReadable, .wantsWritable: return -1
+            }
+        } catch {
+            tlsError = error
+            return -1
+        }
     }
 
     private func takeResponse(head: Bool) -> Response? {
@@ -91,7 +133,8 @@ package final class LoopbackClient {
         guard let end = buffer.indices.first(where: { buffer[$0...].starts(with: separator) }) else { return nil }
         let text = String(decoding: buffer[..<end], as: UTF8.self)
         var lines = text.components(separatedBy: "\r\n")
-        let statusLine = lines.removeFirst().split(separator: " ")
+        let firstLine = lines.removeFirst()
+        let statusLine = firstLine.split(separator: " ")
         guard statusLine.count >= 2, let status = Int(statusLine[1]) else { return nil }
         var headers: [String: String] = [:]
         for line in lines {
@@ -102,9 +145,11 @@ package final class LoopbackClient {
         let length = head ? 0 : Int(headers["content-length"] ?? "0") ?? 0
         let bodyStart = end + 4
         guard buffer.count >= bodyStart + length else { return nil }
-        let body = String(decoding: buffer[bodyStart..<(bodyStart + length)], as: UTF8.self)
+        let bytes = Array(buffer[bodyStart..<(bodyStart + length)])
         buffer.removeFirst(bodyStart + length)
-        return Response(status: status, headers: headers, body: body)
+        return Response(
+            status: status, headers: headers, body: String(decoding: bytes, as: UTF8.self), bytes: bytes,
+            statusLine: firstLine)
     }
 }
 

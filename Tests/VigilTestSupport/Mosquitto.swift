@@ -18,18 +18,51 @@ package final class Mosquitto: Sendable {
     /// The folder holding the configuration, removed when the broker is released.
     package var folder: String { directory.path }
     private let process = FutexMutex<ChildProcess?>(nil)
+    /// What `mosquitto_sub` needs to reach this broker over TLS, when it listens with TLS.
+    private let subscriberTLS: [String]
 
     /// Writes the configuration and starts the broker; waits until it accepts connections.
     ///
     /// A port found free can be taken before the broker binds it (by another test's listener, or as the local port
     /// of any outgoing connection), so a broker that finds its port in use is started again on a new one.
-    package init() async throws {
+    ///
+    /// - Parameters:
+    ///   - users: When not empty, the only clients it accepts: user names and passwords, hashed into a password file
+    ///     by `mosquitto_passwd`.
+    ///   - tls: Certificates to listen with TLS only (the server certificate names `localhost` and `127.0.0.1`).
+    ///   - requiresClientCertificate: With `tls`, accept only clients presenting a certificate its CA signed.
+    package init(
+        users: [String: String] = [:], tls: TestCertificates? = nil, requiresClientCertificate: Bool = false
+    ) async throws {
         let directory = TemporaryDirectory("vigil-mqtt")
         let folder = directory.path
+        var access = "allow_anonymous true\n"
+        if !users.isEmpty {
+            let hasher = try #require(ChildProcess.installed("mosquitto_passwd"), "mosquitto_passwd (Debian mosquitto)")
+            for (user, password) in users {
+                let create = FileManager.default.fileExists(atPath: folder + "/passwords") ? [] : ["-c"]
+                let hashing = try ChildProcess(hasher, create + ["-b", folder + "/passwords", user, password])
+                #expect(await hashing.waitForExit())
+                try #require(hashing.exitStatus == 0, "mosquitto_passwd: \(hashing.standardError)")
+            }
+            // Run as root, mosquitto reads the file after it became the mosquitto user: it must be able to.
+            chmod(folder, 0o755)
+            chmod(folder + "/passwords", 0o644)
+            access = "allow_anonymous false\npassword_file \(folder)/passwords\n"
+        }
+        if let tls {
+            access += """
+                cafile \(tls.caFile)
+                certfile \(tls.serverCertificateFile)
+                keyfile \(tls.serverKeyFile)
+                require_certificate \(requiresClientCertificate)
+
+                """
+        }
         var launched: (port: UInt16, broker: ChildProcess)?
         for _ in 0..<5 where launched == nil {
             let candidate = try freeLoopbackPort()
-            let configuration = "listener \(candidate) 127.0.0.1\nallow_anonymous true\npersistence false\n"
+            let configuration = "listener \(candidate) 127.0.0.1\n" + access + "persistence false\n"
             try configuration.write(toFile: folder + "/mosquitto.conf", atomically: true, encoding: .utf8)
             let broker = try await Self.launch(folder: folder, port: candidate)
             if broker.isRunning { launched = (candidate, broker) }
@@ -40,6 +73,11 @@ package final class Mosquitto: Sendable {
         let (port, broker) = try #require(launched, "mosquitto found every port it was given in use")
         self.port = port
         self.directory = directory
+        var subscriberTLS = tls.map { ["--cafile", $0.caFile] } ?? []
+        if let tls, requiresClientCertificate {
+            subscriberTLS += ["--cert", tls.clientCertificateFile, "--key", tls.clientKeyFile]
+        }
+        self.subscriberTLS = subscriberTLS
         process.withLock { $0 = broker }
     }
 
@@ -70,10 +108,14 @@ package final class Mosquitto: Sendable {
         process.withLock { $0 = nil }
     }
 
-    /// `mosquitto_sub -v` on `topic`, printing `TOPIC PAYLOAD` lines.
-    package func subscribe(_ topic: String, qos: Int = 0) throws -> ChildProcess {
-        try ChildProcess(
-            try #require(Self.subscriber), ["-h", "127.0.0.1", "-p", "\(port)", "-v", "-q", "\(qos)", "-t", topic])
+    /// `mosquitto_sub -v` on `topic`, printing `TOPIC PAYLOAD` lines; as `user` when the broker has users.
+    package func subscribe(_ topic: String, qos: Int = 0, user: (name: String, password: String)? = nil) throws
+        -> ChildProcess
+    {
+        let credentials = user.map { ["-u", $0.name, "-P", $0.password] } ?? []
+        return try ChildProcess(
+            try #require(Self.subscriber),
+            ["-h", "127.0.0.1", "-p", "\(port)", "-v", "-q", "\(qos)", "-t", topic] + subscriberTLS + credentials)
     }
 }
 

@@ -1,3 +1,4 @@
+import CVigilTestSupport
 import Glibc
 
 /// Reads a process's descriptors, threads, CPU time and memory from procfs, for leak, CPU and memory checks.
@@ -22,12 +23,12 @@ package enum ProcessProbe {
         return String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
-    /// CPU ticks (user + system) of this process's thread named `name`, from `/proc/self/task/TID/stat`, or nil.
-    package static func cpuTicks(ofThreadNamed name: String) -> Int? {
-        for tid in entries(of: "/proc/self/task") ?? [] where readFile("/proc/self/task/\(tid)/comm") == name {
-            return readFile("/proc/self/task/\(tid)/stat").flatMap(cpuTicks(statLine:))
-        }
-        return nil
+    /// The calling thread's kernel id, as `/proc/self/task` names it.
+    package static var currentThreadID: Int32 { vigil_test_thread_id() }
+
+    /// CPU ticks (user + system) of this process's thread `tid` so far, or nil once it is gone.
+    package static func cpuTicks(ofThread tid: Int32) -> Int? {
+        readFile("/proc/self/task/\(tid)/stat").flatMap(cpuTicks(statLine:))
     }
 
     /// CPU ticks (user + system) of process `pid` so far, from `/proc/PID/stat`, or nil once it is gone.

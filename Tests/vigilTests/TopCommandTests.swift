@@ -101,6 +101,17 @@ struct TopCommandTests {
         await top.quit()
     }
 
+    /// On a screen too short for every row, the text rows give way: every sparkline stays (rows in catalog order
+    /// lost memory pressure's, the last plotted row, behind the text rows of sources listed before it).
+    @Test func aShortScreenKeepsThePlottedRows() async throws {
+        let top = try await Fixture(width: 80, height: 18)
+        await top.expectScreen { screen in
+            ["cpu ", "memory", "mem pressure", "battery BAT0", "temp acpitz", "k10temp temp1", "accel |a|"]
+                .allSatisfy(screen.contains) && screen.contains("more rows: enlarge the terminal")
+        }
+        await top.quit()
+    }
+
     @Test func aFileTouchedInTheWatchedFolderShowsUp() async throws {
         let top = try await Fixture()
         #expect(await top.screenEventually { $0.contains("── files") })

@@ -10,13 +10,14 @@ import VigilTestSupport
     static let commands: [String: [String]] = [
         "list": ["--json"],
         "watch": [
-            "--json", "--timestamps", "-t", "--once", "--count", "--timeout", "--interval", "--wait", "--recursive",
-            "-r", "--events", "-e", "--exclude", "--changes", "--subsystem",
+            "--json", "--timestamps", "-t", "--once", "--count", "--timeout", "--interval", "--every", "--wait",
+            "--recursive", "-r", "--events", "-e", "--exclude", "--changes", "--subsystem",
         ],
         "get": ["--json", "--timeout", "--timestamps"], "help": ["--man"], "completions": [], "top": [],
         "serve": ["--listen", "--textfile", "--interval"],
         "publish": [
             "--broker", "--topic", "--qos", "--username", "--password-file", "--homeassistant", "--keep-alive",
+            "--interval",
         ],
     ]
     static let global = ["--sys-root", "--proc-root", "--etc-root", "--dev-root", "--netns", "--help", "-h"]

@@ -37,6 +37,9 @@ extension InotifyKernelTests {
             (["watch", "files", "/tmp", "-e", "bogus"], 2, "unknown event"), (["list", "--once"], 2, "unknown option"),
             (["help", "nope"], 2, "unknown command \"nope\""), (["nope"], 2, "unknown command \"nope\""),
             (["completions", "fish"], 2, "bash or zsh"),
+            (["watch", "devices", "--once"], 2, "devices reports events and has no first reading for --once"),
+            (["watch", "cpu", "clock", "--once"], 2, "clock reports events"),
+            (["watch", "cpu", "files", "/tmp", "--once"], 2, "files /tmp reports events"),
         ])
         func usageErrorsExitTwoWithOneLine(arguments: [String], status: Int32, message: String) async throws {
             let vigil = try ChildProcess(vigil: arguments)
@@ -90,6 +93,18 @@ extension InotifyKernelTests {
             #expect(timeout.standardOutput.isEmpty)
         }
 
+        /// A bare `watch --once` watches every available source but waits only for the state sources' first
+        /// readings: the event sources (devices, clock) may never say anything.
+        @Test func aBareOnceEndsAfterEveryStateSourcesFirstReading() async throws {
+            let once = try ChildProcess(vigil: ["watch", "--once", "--json"])
+            #expect(await once.waitForExit())
+            #expect(once.exitStatus == 0, "\(once.standardError)")
+            let sources = try VigilOutput.objects(once.standardOutput).compactMap { $0["source"] as? String }
+            #expect(sources.contains("cpu") && sources.contains("memory"), "\(sources)")
+            #expect(!sources.contains("devices") && !sources.contains("clock"), "\(sources)")
+            #expect(Set(sources).count == sources.count, "one line each: \(sources)")
+        }
+
         @Test func intervalPollsFasterThanTheDefault() async throws {
             let proc = Self.fakeProc()
             let vigil = try ChildProcess(vigil: ["--proc-root", proc.root, "watch", "memory", "--interval", "50ms"])
@@ -101,6 +116,30 @@ extension InotifyKernelTests {
             vigil.signal(SIGINT)
             #expect(await vigil.waitForExit())
             #expect(!vigil.standardOutput.contains("waiting for the first reading"), "quiet by default")
+        }
+
+        /// `--every` prints each poll, changed or not, so `--interval 100ms --every --count 5` is five readings in
+        /// about half a second of a memory that never changes; without it, only the first (a change) comes out.
+        @Test func everyPrintsEachPollChangedOrNot() async throws {
+            let proc = Self.fakeProc()
+            let start = ContinuousClock.now
+            let every = try ChildProcess(vigil: [
+                "--proc-root", proc.root, "watch", "memory", "--interval", "100ms", "--every", "--count", "5",
+                "--timeout", "10s", "--json",
+            ])
+            #expect(await every.waitForExit())
+            #expect(every.exitStatus == 0, "\(every.standardError)")
+            let times = try VigilOutput.objects(every.standardOutput).compactMap { $0["time"] as? String }
+            #expect(times.count == 5 && Set(times).count == 5, "\(every.standardOutput)")
+            #expect(ContinuousClock.now - start < .seconds(5))
+            let changes = try ChildProcess(vigil: [
+                "--proc-root", proc.root, "watch", "memory", "--interval", "100ms", "--count", "5", "--timeout", "1s",
+            ])
+            #expect(await changes.waitForExit())
+            #expect(changes.standardOutput.split(separator: "\n").count == 1, "\(changes.standardOutput)")
+            let events = try ChildProcess(vigil: ["watch", "devices", "clock", "--every"])
+            #expect(await events.waitForExit())
+            #expect(events.exitStatus == 2 && events.standardError.contains("do not poll"), "\(events.standardError)")
         }
 
         @Test func filesRecursiveEventsAndExclude() async throws {
@@ -136,12 +175,42 @@ extension InotifyKernelTests {
             }
         }
 
-        @Test func storageTakesMountPoints() async throws {
-            let vigil = try ChildProcess(vigil: ["get", "storage", "/", "/tmp", "--json"])
+        /// Like `df`: every path that can be read, each with the mount point holding it (`findmnt --target` is the
+        /// oracle), an error line for the one that cannot, and then status 1.
+        @Test func storagePrintsEveryPathItCanWithItsMountPoint() async throws {
+            let findmnt = try #require(ChildProcess.installed("findmnt"), "findmnt is in util-linux")
+            let vigil = try ChildProcess(vigil: ["get", "storage", "/", "/tmp", "/nonexistent", "--json"])
+            #expect(await vigil.waitForExit())
+            #expect(vigil.exitStatus == 1)
+            #expect(vigil.standardError.hasPrefix("vigil: error: storage /nonexistent: "), "\(vigil.standardError)")
+            #expect(vigil.standardError.split(separator: "\n").count == 1, "\(vigil.standardError)")
+            let volumes = try VigilOutput.objects(vigil.standardOutput).flatMap {
+                $0["volumes"] as? [[String: Any]] ?? []
+            }
+            #expect(volumes.map { $0["mountPoint"] as? String } == ["/", "/tmp"], "\(vigil.standardOutput)")
+            for volume in volumes {
+                let path = volume["mountPoint"] as? String ?? ""
+                let oracle = try ChildProcess(findmnt, ["-n", "-o", "TARGET", "--target", path])
+                #expect(await oracle.waitForExit())
+                let expected = oracle.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
+                #expect(volume["mountedOn"] as? String == expected, "\(path): findmnt says \(expected)")
+            }
+            let human = try ChildProcess(vigil: ["get", "storage", "/tmp"])
+            #expect(await human.waitForExit())
+            let tmp = volumes.last?["mountedOn"] as? String ?? "?"
+            #expect(
+                human.standardOutput.contains(tmp == "/tmp" ? "/tmp: " : "/tmp on \(tmp): "), "\(human.standardOutput)")
+        }
+
+        /// `get` and `watch --once` print in the order the sources were named, as `df` does its paths, not in the
+        /// order they answer: cpu's first reading takes a second, storage answers at once.
+        @Test(arguments: [["get", "cpu", "storage", "/"], ["watch", "--once", "cpu", "storage"]])
+        func onceLinesComeInTheOrderNamed(_ arguments: [String]) async throws {
+            let vigil = try ChildProcess(vigil: arguments + ["--json"])
             #expect(await vigil.waitForExit())
             #expect(vigil.exitStatus == 0, "\(vigil.standardError)")
-            let object = try #require(try VigilOutput.objects(vigil.standardOutput).first)
-            #expect((object["volumes"] as? [Any])?.count == 2, "\(object)")
+            let sources = try VigilOutput.objects(vigil.standardOutput).map { $0["source"] as? String }
+            #expect(sources == ["cpu", "storage"], "\(vigil.standardOutput)")
         }
 
         @Test func listJSONAndVersion() async throws {

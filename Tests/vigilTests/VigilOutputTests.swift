@@ -45,8 +45,9 @@ extension InotifyKernelTests {
                 #expect(object["source"] as? String == "files")
                 #expect(object["status"] as? String == "ok")
                 #expect(object["event"] as? String == "created")
-                if let base64 = object["pathBytes"] as? String {
-                    seen.append(Array(try #require(Data(base64Encoded: base64))))
+                if let bytes = object["path"] as? [Int] {
+                    seen.append(bytes.map { UInt8($0) })
+                    #expect(String(validating: seen.last ?? [], as: UTF8.self) == nil, "bytes only when not UTF-8")
                 } else {
                     seen.append(Array(try #require(object["path"] as? String).utf8))
                 }
@@ -93,7 +94,7 @@ extension InotifyKernelTests {
             defer { if vigil.isRunning { vigil.signal(SIGKILL) } }
             let resident = try #require(ProcessProbe.residentKilobytes(of: vigil.pid))
             // Growth, not the total; under AddressSanitizer freed memory also waits in its quarantine (256 MB).
-            let quarantine = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "__asan_init") != nil ? 262_144 : 0
+            let quarantine = runsUnderAddressSanitizer ? 262_144 : 0
             #expect(
                 resident - before < 100_000 + quarantine, "VmRSS \(before) kB before the flood, \(resident) kB after")
             let signalled = ContinuousClock.now
@@ -101,7 +102,7 @@ extension InotifyKernelTests {
             #expect(await eventually(within: 5) { !vigil.isRunning })
             // One second, as the issue asks; ThreadSanitizer slows the instrumented vigil's whole exit path several
             // times over, so under it (this test process is instrumented too) three.
-            let underThreadSanitizer = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "__tsan_init") != nil
+            let underThreadSanitizer = runsUnderThreadSanitizer
             let bound: Duration = underThreadSanitizer ? .seconds(3) : .seconds(1)
             #expect(ContinuousClock.now - signalled < bound, "took \(ContinuousClock.now - signalled)")
             #expect(vigil.exitStatus == 130)
@@ -165,8 +166,8 @@ extension InotifyKernelTests {
             // Not under AddressSanitizer: its quarantine keeps up to 256 MB of freed memory and its shadow grows with
             // every address the flood's allocations touch (370 MB measured, bounded backlog and all). ThreadSanitizer
             // shadows what is touched too, less.
-            if dlsym(UnsafeMutableRawPointer(bitPattern: 0), "__asan_init") == nil {
-                let shadow = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "__tsan_init") != nil ? 65_536 : 0
+            if !runsUnderAddressSanitizer {
+                let shadow = runsUnderThreadSanitizer ? 65_536 : 0
                 #expect(highest - before < 40_000 + shadow, "VmRSS \(before) kB before the flood, \(highest) kB after")
             }
             vigil.signal(SIGINT)
@@ -189,6 +190,20 @@ extension InotifyKernelTests {
             #expect(await vigil.waitForExit())
             #expect(vigil.exitStatus == 1)
             #expect(vigil.standardError.contains("vigil: error: standard output: No space left on device"))
+        }
+
+        /// The commands that print their text once and exit fail on a full device as `watch` does.
+        @Test(arguments: [["list"], ["--help"], ["help", "--man"], ["completions", "bash"], ["--version"]])
+        func aFullDeviceFailsEveryCommandWithStatusOne(_ arguments: [String]) async throws {
+            let full = open("/dev/full", O_WRONLY | O_CLOEXEC)
+            try #require(full >= 0)
+            defer { close(full) }
+            let vigil = try ChildProcess(vigil: arguments, standardOutput: full)
+            #expect(await vigil.waitForExit())
+            #expect(vigil.exitStatus == 1)
+            #expect(
+                vigil.standardError == "vigil: error: standard output: No space left on device\n",
+                "\(vigil.standardError)")
         }
 
         @Test func aReaderThatGoesAwayEndsTheRunAtOnce() async throws {

@@ -200,12 +200,33 @@ struct VigilPublishBrokerTests {
         #expect(parts[0].hasPrefix("homeassistant/sensor/vigil_"))
         let config = try #require(try JSONSerialization.jsonObject(with: Data(parts[1].utf8)) as? [String: Any])
         #expect(config["state_topic"] as? String == "vigil/ha/memory")
-        #expect(config["availability_topic"] as? String == "vigil/ha/status")
+        let availability = config["availability"] as? [[String: Any]] ?? []
+        #expect(availability.map { $0["topic"] as? String } == ["vigil/ha/status", "vigil/ha/memory"])
+        #expect(config["availability_mode"] as? String == "all")
         #expect(config["unit_of_measurement"] as? String == "%")
         #expect((config["value_template"] as? String)?.contains("usedFraction") == true)
         #expect(config["unique_id"] is String && config["name"] is String)
         await vigil.stop()
         await subscriber.stop()
+        await broker.stop()
+    }
+
+    /// A real Mosquitto with a password file: the password from `VIGIL_MQTT_PASSWORD` connects; a wrong one ends
+    /// `vigil publish` with status 1 and Mosquitto's reason instead of retrying it forever.
+    @Test func aPasswordFromTheEnvironmentConnectsAndAWrongOneEndsTheRun() async throws {
+        let broker = try await Mosquitto(users: ["kiosk": "s3cret"])
+        let arguments = ["publish", "--broker", "mqtt://127.0.0.1:\(broker.port)", "--username", "kiosk", "memory"]
+        let good = try ChildProcess(vigil: arguments, environment: ["VIGIL_MQTT_PASSWORD": "s3cret"])
+        #expect(
+            await eventually(within: 15) { good.standardError.contains("connected to 127.0.0.1") },
+            "\(good.standardError)")
+        #expect(await good.stop() == 143)
+        let bad = try ChildProcess(vigil: arguments, environment: ["VIGIL_MQTT_PASSWORD": "wrong"])
+        #expect(await bad.waitForExit(within: 30))
+        #expect(bad.exitStatus == 1, "\(bad.standardError)")
+        #expect(
+            bad.standardError.contains("not authorized") || bad.standardError.contains("bad user name or password"),
+            "\(bad.standardError)")
         await broker.stop()
     }
 
@@ -230,7 +251,7 @@ struct VigilPublishBrokerTests {
 
 /// `vigil publish` against a loopback listener that misbehaves: it survives, says why, and connects again.
 @Suite(.timeLimit(.minutes(10))) struct VigilPublishMisbehavingBrokerTests {
-    @Test(arguments: FakeBroker.Behavior.allCases)
+    @Test(arguments: FakeBroker.Behavior.survivable)
     func survivesReconnectsAndSaysSo(behavior: FakeBroker.Behavior) async throws {
         let broker = try FakeBroker(behavior)
         defer { broker.stop() }
@@ -242,10 +263,74 @@ struct VigilPublishBrokerTests {
             case .garbage: "protocol error"
             case .closesMidPacket: "closed the connection in the middle of a packet"
             case .neverReads: "no answer from 127.0.0.1:\(broker.port)"
+            default: "?"
             }
         #expect(await eventually(within: 30) { vigil.standardError.contains(expected) }, "\(vigil.standardError)")
         #expect(await eventually(within: 30) { broker.accepted >= 2 }, "no second connection: \(vigil.standardError)")
         #expect(vigil.isRunning, "vigil exited: \(vigil.standardError)")
         #expect(await vigil.stop() != nil)
+    }
+
+    /// A broker that pushes QoS 1 messages and never reads loses its connection, with the reason, instead of
+    /// growing vigil's buffer of acknowledgements without bound (22 to 106 MB before).
+    @Test func aBrokerThatPushesAndNeverReadsIsDroppedWithBoundedMemory() async throws {
+        let broker = try FakeBroker(.pushesAndNeverReads)
+        defer { broker.stop() }
+        let vigil = try ChildProcess(vigil: ["publish", "--broker", "mqtt://127.0.0.1:\(broker.port)", "memory"])
+        #expect(await eventually(within: 30) { vigil.standardError.contains("connected to") }, "\(vigil.standardError)")
+        let before = ProcessProbe.residentKilobytes(of: vigil.pid) ?? 0
+        #expect(
+            await eventually(within: 30) { vigil.standardError.contains("does not read the acknowledgements") },
+            "\(vigil.standardError)")
+        let resident = ProcessProbe.residentKilobytes(of: vigil.pid) ?? 0
+        // Growth, and not under AddressSanitizer, whose quarantine and shadow grow with every allocation the flood
+        // makes, bounded buffers and all; ThreadSanitizer shadows what is touched too, less.
+        if !runsUnderAddressSanitizer {
+            let shadow = runsUnderThreadSanitizer ? 65_536 : 0
+            #expect(resident - before < 40_000 + shadow, "VmRSS \(before) kB connected, \(resident) kB at the drop")
+        }
+        #expect(await vigil.stop() != nil)
+    }
+
+    /// A broker that ends each session right after accepting it (another client took the ID over) meets a growing
+    /// delay, not a reconnect every half second (25 sessions in 10 s before), and the log says what to suspect.
+    @Test func sessionsEndedAtOnceMeetAGrowingBackoffAndALogLine() async throws {
+        let broker = try FakeBroker(.endsEachSession)
+        defer { broker.stop() }
+        let start = ContinuousClock.now
+        let vigil = try ChildProcess(vigil: ["publish", "--broker", "mqtt://127.0.0.1:\(broker.port)", "memory"])
+        #expect(await eventually(within: 60) { broker.accepted >= 5 }, "\(vigil.standardError)")
+        // Delays of 0.25–0.5 s, then 0.5–1, 1–2 and 2–4 s: the fifth session at 3.75 s at the earliest (with the delay
+        // reset at each CONNACK, by 2 s).
+        #expect(ContinuousClock.now - start >= .seconds(3.5), "5 sessions in \(ContinuousClock.now - start)")
+        #expect(vigil.standardError.contains("ended the last 3 sessions"), "\(vigil.standardError)")
+        #expect(vigil.standardError.contains("client ID \"vigil-"), "\(vigil.standardError)")
+        #expect(await vigil.stop() != nil)
+    }
+
+    /// `--interval SOURCE=DURATION` must name a source that is published, and take a duration; a mistake is a usage
+    /// error, not a setting silently ignored.
+    @Test(arguments: [
+        (["--interval", "cpuu=1s", "cpu"], "cpuu is not among the sources"),
+        (["--interval", "0s", "cpu"], "--interval"),
+        (["--interval", "files=1s", "files", "/tmp"], "does not poll"),
+    ])
+    func refusesAnIntervalItCannotApply(extra: [String], message: String) async throws {
+        let vigil = try ChildProcess(vigil: ["publish", "--broker", "mqtt://127.0.0.1:1"] + extra)
+        #expect(await vigil.waitForExit())
+        #expect(vigil.exitStatus == 2 && vigil.standardError.contains(message), "\(vigil.standardError)")
+    }
+
+    /// Refused credentials end `vigil publish` with status 1 and the broker's reason, instead of retrying forever.
+    @Test func refusedCredentialsEndTheRunWithStatusOne() async throws {
+        let broker = try FakeBroker(.refusesCredentials)
+        defer { broker.stop() }
+        let vigil = try ChildProcess(vigil: [
+            "publish", "--broker", "mqtt://127.0.0.1:\(broker.port)", "--username", "u", "memory",
+        ])
+        #expect(await vigil.waitForExit(within: 30))
+        #expect(vigil.exitStatus == 1, "\(vigil.standardError)")
+        #expect(vigil.standardError.contains("bad user name or password"), "\(vigil.standardError)")
+        #expect(broker.accepted == 1)
     }
 }

@@ -33,7 +33,10 @@
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
 
+#include "VigilGzip.h"
 #include "VigilThread.h"
+#include "VigilTLS.h"
+#include "VigilCrypt.h"
 
 #ifndef TFD_TIMER_CANCEL_ON_SET
 #define TFD_TIMER_CANCEL_ON_SET (1 << 1)

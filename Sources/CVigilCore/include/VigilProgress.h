@@ -6,7 +6,7 @@
 #include <stdint.h>
 
 typedef struct {
-    /// Advanced by the one thread that delivers; waiters sleep on it.
+    /// The futex word waiters sleep on: advanced by the one thread that delivers, or by vigil_progress_wake_waiters.
     uint32_t count;
     /// How many threads are registered to be woken.
     uint32_t waiters;
@@ -32,6 +32,16 @@ static inline void vigil_progress_advance(vigil_progress *progress, int fenced) 
     __atomic_store_n(&progress->count, __atomic_load_n(&progress->count, __ATOMIC_RELAXED) + 1, __ATOMIC_RELEASE);
     if (fenced) __atomic_thread_fence(__ATOMIC_SEQ_CST);
     if (__atomic_load_n(&progress->waiters, __ATOMIC_RELAXED) != 0) vigil_progress_wake(progress);
+}
+
+/// Wakes the registered waiters, if any, after the caller's stores (a round's end, giving up the role) that they
+/// wait for; any thread may call it, so the count moves by an atomic add (never back, never lost). `fenced` as for
+/// vigil_progress_advance.
+static inline void vigil_progress_wake_waiters(vigil_progress *progress, int fenced) {
+    if (fenced) __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    if (__atomic_load_n(&progress->waiters, __ATOMIC_RELAXED) == 0) return;
+    __atomic_add_fetch(&progress->count, 1, __ATOMIC_RELEASE);
+    vigil_progress_wake(progress);
 }
 
 /// Registers the calling thread as a waiter; pair with vigil_progress_remove_waiter.

@@ -105,14 +105,18 @@ final class Mailbox<Element: Sendable>: Sendable {
     }
 
     /// Waits until a callback running on another thread has returned; call after ``cancel()``.
+    ///
+    /// The count is read before the draining thread: read after, a drain that ended in between (its last advance
+    /// already counted) would leave this waiting for an advance that no drain of a cancelled mailbox makes. Read
+    /// before, every drain seen running ends with an advance past it.
     @inlinable
     func awaitCallbacks() {
         let me = currentThreadID()
         progress.register(asymmetric: asymmetric)
         defer { progress.unregister() }
+        let seen = progress.count
         let draining = drainingThread.load(ordering: .acquiring)
         guard draining != 0, draining != me else { return }
-        let seen = progress.count
         _ = progress.sleep(until: { progress.count != seen })
     }
 

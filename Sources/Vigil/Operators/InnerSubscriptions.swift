@@ -6,6 +6,7 @@
 /// Those live at termination are kept, disposed, so that ``disposeAndWait()`` can wait for a callback of theirs
 /// still running on another thread; a stream that ended is forgotten, so the set never holds more than the streams
 /// that were live at once.
+@usableFromInline
 final class InnerSubscriptions: Disposable {
     private struct State {
         var live: [Int: Subscription] = [:]
@@ -18,7 +19,11 @@ final class InnerSubscriptions: Disposable {
 
     private let state = FutexMutex(State())
 
+    @usableFromInline
+    init() {}
+
     /// Keeps `subscription` under `key` until its stream ends or the operator terminates.
+    @usableFromInline
     func add(_ subscription: Subscription, key: Int) {
         let keep = state.withLock { state -> Bool in
             if state.endedEarly.remove(key) != nil { return false }
@@ -33,6 +38,7 @@ final class InnerSubscriptions: Disposable {
     }
 
     /// The stream under `key` ended: disposes its subscription now, or as soon as it is added.
+    @usableFromInline
     func remove(_ key: Int) {
         let removed = state.withLock { state -> Subscription? in
             guard let removed = state.live.removeValue(forKey: key) else {
@@ -45,17 +51,20 @@ final class InnerSubscriptions: Disposable {
     }
 
     /// Terminates: disposes every live subscription now, without waiting.
+    @usableFromInline
     func dispose() {
         for subscription in terminate() { subscription.dispose() }
     }
 
     /// Disposes every live subscription, then waits for the callbacks of each (also of those disposed by an
     /// earlier termination) running on other threads.
+    @usableFromInline
     func disposeAndWait() {
         dispose()
         for subscription in state.withLock({ $0.retired }) { subscription.disposeAndWait() }
     }
 
+    @usableFromInline
     var isDisposed: Bool {
         state.withLock { $0.isTerminated }
     }
@@ -77,6 +86,7 @@ extension InnerSubscriptions {
     /// Subscribes to `source` immediately under `key`; when it ends, its subscription is disposed at once, on the
     /// thread that ended it and before `onCompletion` runs, so a finished source is released even while another
     /// thread is delivering the operator's output.
+    @inlinable
     func subscribe<Source: ObservableType>(
         _ source: Source,
         key: Int,

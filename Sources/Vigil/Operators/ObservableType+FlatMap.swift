@@ -55,6 +55,7 @@ extension ObservableType {
 
 /// What reaches a flatMap's serializing relay: the outer stream's inner streams and end, and the inner streams'
 /// values and ends, each tagged with its inner stream's key.
+@usableFromInline
 enum FlatMapEvent<Value: Sendable>: Sendable {
     case outer(Observable<Value>)
     case outerEnded(Completion)
@@ -65,6 +66,7 @@ enum FlatMapEvent<Value: Sendable>: Sendable {
 extension PublishSubject {
     /// Subscribes to `outer` immediately, in `feeds`, and publishes the inner stream `transform` makes of each of
     /// its values, and its end, into this relay; the outer subscription is released the moment it ends.
+    @inlinable
     func feed<Outer: ObservableType, Inner: ObservableType>(
         fromOuter outer: Outer, into feeds: InnerSubscriptions,
         _ transform: @escaping @Sendable (Outer.Element) -> Inner

@@ -12,6 +12,7 @@ extension ObservableType {
     ///
     /// - Parameter transform: Makes the inner stream of one value; runs on the thread that delivered the value.
     /// - Returns: The values of the newest inner stream.
+    @inlinable
     public func flatMapLatest<Inner: ObservableType>(
         _ transform: @escaping @Sendable (Element) -> Inner
     ) -> Observable<Inner.Element> {
@@ -25,22 +26,28 @@ extension ObservableType {
 
 /// One flatMapLatest subscription: events reach it through the relay, serialized, each inner event tagged with the
 /// generation of its stream so that a replaced stream's late events are recognised and dropped.
+///
+/// Inlinable, so the path of every value (inner stream, relay, handler) is compiled for the element type where
+/// `flatMapLatest` is called; unspecialized, each value looked up generic metadata at every step.
+@usableFromInline
 final class LatestSwitcher<Value: Sendable>: Sendable {
-    let relay = PublishSubject<FlatMapEvent<Value>>()
+    @usableFromInline let relay = PublishSubject<FlatMapEvent<Value>>()
     /// The relay's subscription.
-    let upstreams = UpstreamSet()
-    let outer = InnerSubscriptions()
-    let current = SerialSubscription()
-    private let target: DeliveryTarget<Value>
-    private let state = SerialBox(LatestState())
+    @usableFromInline let upstreams = UpstreamSet()
+    @usableFromInline let outer = InnerSubscriptions()
+    @usableFromInline let current = SerialSubscription()
+    @usableFromInline let target: DeliveryTarget<Value>
+    @usableFromInline let state = SerialBox(LatestState())
 
+    @inlinable
     init(target: DeliveryTarget<Value>) {
         self.target = target
         // The relay's subscription holds the switcher, and the switcher the relay, until the subscription ends.
         upstreams.add(relay.subscribe { event in self.handle(event) })
     }
 
-    private func handle(_ event: FlatMapEvent<Value>) {
+    @inlinable
+    func handle(_ event: FlatMapEvent<Value>) {
         switch event {
         case .outer(let inner):
             guard let generation = current.advance() else { return }
@@ -69,7 +76,8 @@ final class LatestSwitcher<Value: Sendable>: Sendable {
         }
     }
 
-    private func terminate(_ completion: Completion) {
+    @inlinable
+    func terminate(_ completion: Completion) {
         target.onCompletion(completion)
         upstreams.dispose()
         outer.dispose()
@@ -78,21 +86,28 @@ final class LatestSwitcher<Value: Sendable>: Sendable {
 }
 
 /// flatMapLatest's decisions: which inner stream is current, and whether it and the outer stream have finished.
+@usableFromInline
 struct LatestState: Sendable {
-    private var generation: Int?
-    private var innerRunning = false
-    private var outerFinished = false
+    @usableFromInline var generation: Int?
+    @usableFromInline var innerRunning = false
+    @usableFromInline var outerFinished = false
 
+    @inlinable
+    init() {}
+
+    @inlinable
     mutating func switchTo(_ newGeneration: Int) {
         generation = newGeneration
         innerRunning = true
     }
 
+    @inlinable
     func isCurrent(_ candidate: Int) -> Bool {
         generation == candidate
     }
 
     /// Records that the stream of `candidate` finished; returns whether everything has.
+    @inlinable
     mutating func finishInner(_ candidate: Int) -> Bool {
         guard generation == candidate else { return false }
         innerRunning = false
@@ -100,6 +115,7 @@ struct LatestState: Sendable {
     }
 
     /// Records that the outer stream finished; returns whether everything has.
+    @inlinable
     mutating func finishOuter() -> Bool {
         outerFinished = true
         return !innerRunning

@@ -9,6 +9,7 @@ extension ObservableType {
     /// RxSwift: `share()`; Combine: `share()`.
     ///
     /// - Returns: The stream, subscribed once for all its subscribers.
+    @inlinable
     public func share() -> Observable<Element> {
         SharedSource(source: asObservable(), makeSubject: { PublishSubject<Element>() }).observable
     }
@@ -25,12 +26,14 @@ extension ObservableType {
     /// - Parameter replay: How many of the newest values a joining subscriber receives first; 0 or less is
     ///   ``share()`` with the replay machinery.
     /// - Returns: The stream, subscribed once for all its subscribers.
+    @inlinable
     public func share(replay: Int) -> Observable<Element> {
         SharedSource(source: asObservable(), makeSubject: { ReplaySubject<Element>(bufferSize: replay) }).observable
     }
 }
 
 /// A subject a shared stream feeds its subscribers through.
+@usableFromInline
 protocol SharingSubject<Element>: ObservableType {
     /// Publishes a value of the upstream from inside its callback, with backpressure.
     func feed(_ value: Element)
@@ -46,24 +49,31 @@ extension ReplaySubject: SharingSubject {}
 /// shared observable keeps a subject behind it alive, as holding any observable does, while its subscriptions keep
 /// only the connection. So a released subject finishes the subscribers of a shared stream, and a disposed
 /// subscription keeps nothing of the source.
+///
+/// Inlinable, so the path of every value (the source's callback feeding the subject) is compiled for the element
+/// and subject types where `share` is called; unspecialized, each value looked up generic metadata on the way.
+@usableFromInline
 final class SharedSource<Subject: SharingSubject>: Sendable {
-    typealias Element = Subject.Element
+    @usableFromInline typealias Element = Subject.Element
 
-    private let source: Observable<Element>
-    private let connections: ShareConnections<Subject>
+    @usableFromInline let source: Observable<Element>
+    @usableFromInline let connections: ShareConnections<Subject>
 
+    @inlinable
     init(source: Observable<Element>, makeSubject: @escaping @Sendable () -> Subject) {
         self.source = source
         connections = ShareConnections(makeSubject: makeSubject)
     }
 
+    @inlinable
     var observable: Observable<Element> {
         Observable.lifting { target in self.join(target) }
     }
 
     /// Joins the current connection, or opens one; the subscriber is attached to the subject before the source is
     /// subscribed, so it receives what the source delivers during `subscribe`.
-    private func join(_ target: DeliveryTarget<Element>) -> [any Disposable] {
+    @inlinable
+    func join(_ target: DeliveryTarget<Element>) -> [any Disposable] {
         let connections = connections
         let (id, subject, opens) = connections.join()
         let downstream = subject.subscribe(
@@ -86,6 +96,7 @@ final class SharedSource<Subject: SharingSubject>: Sendable {
 
 /// The current connection of a shared stream (one subscription of the source feeding one subject) and how many
 /// subscribers it has.
+@usableFromInline
 final class ShareConnections<Subject: SharingSubject>: Sendable {
     private struct Connection {
         let id: Int
@@ -102,11 +113,13 @@ final class ShareConnections<Subject: SharingSubject>: Sendable {
     private let makeSubject: @Sendable () -> Subject
     private let state = FutexMutex(State())
 
+    @usableFromInline
     init(makeSubject: @escaping @Sendable () -> Subject) {
         self.makeSubject = makeSubject
     }
 
     /// Counts one more subscriber of the current connection, or opens one (then `opens` is true).
+    @usableFromInline
     func join() -> (id: Int, subject: Subject, opens: Bool) {
         state.withLock { state -> (Int, Subject, Bool) in
             if var connection = state.connection {
@@ -122,6 +135,7 @@ final class ShareConnections<Subject: SharingSubject>: Sendable {
     }
 
     /// Keeps the source's subscription for connection `id`; disposes it if that connection already ended.
+    @usableFromInline
     func keep(_ upstream: Subscription, for id: Int) {
         let kept = state.withLock { state -> Bool in
             guard state.connection?.id == id else { return false }
@@ -132,6 +146,7 @@ final class ShareConnections<Subject: SharingSubject>: Sendable {
     }
 
     /// One subscriber left; the last one's leaving disposes the source's subscription.
+    @usableFromInline
     func leave(_ id: Int) {
         let upstream = state.withLock { state -> Subscription? in
             guard var connection = state.connection, connection.id == id else { return nil }
@@ -147,6 +162,7 @@ final class ShareConnections<Subject: SharingSubject>: Sendable {
     }
 
     /// The source ended: the next subscriber opens a new connection.
+    @usableFromInline
     func end(_ id: Int) {
         let upstream = state.withLock { state -> Subscription? in
             guard let connection = state.connection, connection.id == id else { return nil }

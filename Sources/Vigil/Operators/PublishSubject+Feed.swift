@@ -6,6 +6,7 @@ extension PublishSubject {
     /// then queue values behind another thread's delivery of the relay without limit, and keep that thread draining
     /// them (`merge` of two busy sources held over 14,000 values a second). When and how long this waits:
     /// ``SubjectEngine/publishBackpressured(_:)``.
+    @inlinable
     func feed(_ value: Element) {
         engine.publishBackpressured(value)
     }

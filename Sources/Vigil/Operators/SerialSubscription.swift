@@ -8,6 +8,7 @@
 /// For ``disposeAndWait()`` it keeps, disposed, the subscription that termination disposed and the one replaced
 /// last: a replacement runs inside a callback of the one it replaces (a failure, a new outer value), which may still
 /// be running on another thread. Two at most, however often it is replaced.
+@usableFromInline
 final class SerialSubscription: Disposable {
     private struct State {
         var current: Subscription?
@@ -28,8 +29,12 @@ final class SerialSubscription: Disposable {
 
     private let state = FutexMutex(State())
 
+    @usableFromInline
+    init() {}
+
     /// Keeps `subscription` as the current one if `generation` is still the newest and its stream has not ended;
     /// otherwise disposes it now.
+    @usableFromInline
     func store(_ subscription: Subscription, generation: Int) {
         let (kept, dropped) = state.withLock { state -> (Bool, Subscription?) in
             guard !state.isDisposed, state.generation == generation, state.endedEarly != generation else {
@@ -44,6 +49,7 @@ final class SerialSubscription: Disposable {
 
     /// Starts a new generation and disposes the current subscription; returns the generation to store under, or
     /// nil once disposed.
+    @usableFromInline
     func advance() -> Int? {
         let (replaced, dropped, generation) = state.withLock { state -> (Subscription?, Subscription?, Int?) in
             guard !state.isDisposed else { return (nil, nil, nil) }
@@ -59,6 +65,7 @@ final class SerialSubscription: Disposable {
     }
 
     /// The stream of `generation` ended: disposes its subscription now, or as soon as it is stored.
+    @usableFromInline
     func end(_ generation: Int) {
         let (ended, dropped) = state.withLock { state -> (Subscription?, Subscription?) in
             guard !state.isDisposed, state.generation == generation else { return (nil, nil) }
@@ -74,12 +81,14 @@ final class SerialSubscription: Disposable {
     }
 
     /// Disposes the current subscription and every one stored later, without waiting.
+    @usableFromInline
     func dispose() {
         take()?.dispose()
     }
 
     /// Disposes the current subscription, then waits for the callbacks of it and of the one replaced last that are
     /// running on other threads.
+    @usableFromInline
     func disposeAndWait() {
         take()?.dispose()
         let (current, replaced) = state.withLock { ($0.current, $0.replaced) }
@@ -87,6 +96,7 @@ final class SerialSubscription: Disposable {
         replaced?.disposeAndWait()
     }
 
+    @usableFromInline
     var isDisposed: Bool {
         state.withLock { $0.isDisposed }
     }

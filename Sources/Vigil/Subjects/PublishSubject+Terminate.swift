@@ -1,5 +1,6 @@
 extension PublishSubject {
     /// Completes or fails as `completion` says.
+    @usableFromInline
     func terminate(with completion: Completion) {
         switch completion {
         case .finished: complete()

@@ -14,8 +14,8 @@
 /// small buffers). When the subject is released, its live subscribers receive `.finished`.
 /// RxSwift: `ReplaySubject.create(bufferSize:)`; Combine has none.
 public final class ReplaySubject<Element: Sendable>: ObservableType {
-    let engine = SubjectEngine<ReplayWindow<Element>>(current: ReplayWindow())
-    private let bufferSize: Int
+    @usableFromInline let engine = SubjectEngine<ReplayWindow<Element>>(current: ReplayWindow())
+    @usableFromInline let bufferSize: Int
 
     /// Creates a subject that replays up to `bufferSize` values; 0 or less replays none (only the completion).
     ///
@@ -34,6 +34,7 @@ public final class ReplaySubject<Element: Sendable>: ObservableType {
     /// delivery in progress, never nested), and through their mailbox to queue subscribers.
     ///
     /// - Parameter value: The value to deliver and keep.
+    @inlinable
     public func publish(_ value: Element) {
         let limit = bufferSize
         engine.publishAdvancing { $0.adding(value, limit: limit) }
@@ -41,6 +42,7 @@ public final class ReplaySubject<Element: Sendable>: ObservableType {
 
     /// Publishes `value` from a sharing operator's upstream callback, waiting for a delivery in progress on another
     /// thread (see ``SubjectEngine/publishBackpressured(_:)``).
+    @inlinable
     func feed(_ value: Element) {
         let limit = bufferSize
         engine.publishAdvancing(backpressured: true) { $0.adding(value, limit: limit) }
@@ -61,11 +63,13 @@ public final class ReplaySubject<Element: Sendable>: ObservableType {
     }
 
     /// Ends the subject: the terminal window reaches every subscriber, then the engine ends and releases them.
+    @usableFromInline
     func terminate(with completion: Completion) {
         engine.publishAdvancing { $0.ending(with: completion) }
         engine.terminate(.finished)
     }
 
+    @inlinable
     public func subscribe(
         on delivery: Delivery,
         onNext: @escaping @Sendable (Element) -> Void,
@@ -74,9 +78,16 @@ public final class ReplaySubject<Element: Sendable>: ObservableType {
         let target = DeliveryTarget(delivery, onNext: onNext, onCompletion: onCompletion)
         let cursor = SerialBox(ReplayCursor())
         @Sendable func perform(_ step: ReplayCursor.Step<Element>) {
-            guard case .values(let values, let completion) = step else { return }
-            for value in values { target.onNext(value) }
-            if let completion { target.onCompletion(completion) }
+            switch step {
+            case .none:
+                return
+            case .values(let values, let completion):
+                for value in values { target.onNext(value) }
+                if let completion { target.onCompletion(completion) }
+            case .added(let value, let completion):
+                if let value { target.onNext(value) }
+                if let completion { target.onCompletion(completion) }
+            }
         }
         let upstream = engine.subscribe(
             on: .immediate,

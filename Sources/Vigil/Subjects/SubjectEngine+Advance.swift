@@ -45,19 +45,22 @@ extension SubjectEngine {
     /// After the lock, as ``carryOut(_:of:)``; postponed inside a `modify` body (see ``ModifyScope``).
     @inlinable
     func act(on action: Action, value: Element, backpressured: Bool) {
-        if case .none = action { return }
-        if ModifyScope.isOpen { return postponeActing(on: action, value: value, backpressured: backpressured) }
+        // One switch, and the scope checked in each case: in unspecialized generic code (an operator's relay) each
+        // look at the generic enum's case costs a metadata lookup.
         switch action {
         case .none:
             return
         case .queued(let ticket):
+            if ModifyScope.isOpen { return postponeActing(on: action, value: value, backpressured: backpressured) }
             guard backpressured else { return awaitDelivery(of: ticket) }
             let waiting = ticket &- min(ticket, deliveredCount.load(ordering: .relaxed))
             let fedFromOutside = CallbackDepth.current <= 1
             awaitDelivery(of: ticket, evenInsideCallback: fedFromOutside || waiting > Self.feedHighWater)
         case .drain:
+            if ModifyScope.isOpen { return postponeActing(on: action, value: value, backpressured: backpressured) }
             drainPending()
         case .deliver(let snapshot):
+            if ModifyScope.isOpen { return postponeActing(on: action, value: value, backpressured: backpressured) }
             deliver(value, to: snapshot)
             endDelivery()
         }

@@ -1,28 +1,40 @@
 import Synchronization
 
+/// The role's half of ``SubjectEngine/deliveryState``: its low bits; the rounds are the rest (see the property).
 extension SubjectEngine: DeliveryRole {
     @inlinable
-    var isDelivering: Bool { deliveryState.load(ordering: .acquiring) != Self.idle }
+    var isDelivering: Bool { deliveryState.load(ordering: .acquiring) & Self.roleMask != Self.idle }
 
+    /// Claims the idle role; under the lock, where nobody else changes the word while it is idle.
     @inlinable
     func claimIfIdle() -> Bool {
-        guard deliveryState.load(ordering: .acquiring) == Self.idle else { return false }
-        deliveryState.store(Self.delivering, ordering: .relaxed)
+        let word = deliveryState.load(ordering: .acquiring)
+        guard word & Self.roleMask == Self.idle else { return false }
+        deliveryState.store(word | Self.delivering, ordering: .relaxed)
         return true
     }
 
+    /// Under the lock: marks an event queued for the holder, or claims the role the holder gave up meanwhile.
     @inlinable
     func markPendingOrClaim() -> Bool {
-        let (marked, found) = deliveryState.compareExchange(
-            expected: Self.delivering, desired: Self.deliveringWithPending, ordering: .acquiringAndReleasing)
-        guard !marked, found == Self.idle else { return false }
-        deliveryState.store(Self.delivering, ordering: .relaxed)
+        var word = deliveryState.load(ordering: .relaxed)
+        while word & Self.roleMask == Self.delivering {
+            // The holder may end a round (moving the rounds) or give up the role meanwhile: then look again.
+            let (marked, found) = deliveryState.compareExchange(
+                expected: word, desired: word & ~Self.roleMask | Self.deliveringWithPending,
+                ordering: .acquiringAndReleasing)
+            if marked { return false }
+            word = found
+        }
+        guard word & Self.roleMask == Self.idle else { return false }
+        deliveryState.store(word | Self.delivering, ordering: .relaxed)
         return true
     }
 
+    /// Gives up the role, under the lock and by its holder, its last round already counted.
     @inlinable
     func release() {
-        deliveryState.store(Self.idle, ordering: .releasing)
+        deliveryState.store(deliveryState.load(ordering: .relaxed) & ~Self.roleMask, ordering: .releasing)
     }
 }
 
@@ -87,16 +99,28 @@ extension SubjectEngine {
         }
     }
 
-    /// Gives up delivery with one compare-and-swap when nothing was queued; otherwise drains the queue.
+    /// Ends the round and gives up delivery in one compare-and-swap when nothing was queued; otherwise counts the
+    /// round and drains the queue.
+    ///
+    /// The round is counted while this thread still holds the role, or in the same atomic step that gives it up:
+    /// counted after, a count delayed (this thread preempted) would land in the next holder's round, and
+    /// ``awaitCallbacks()`` would take it for that round's end while a callback of it still runs.
     @inlinable
     func endDelivery() {
-        let (released, _) = deliveryState.compareExchange(
-            expected: Self.delivering, desired: Self.idle, ordering: .acquiringAndReleasing)
-        if released {
-            progress.advance(asymmetric: asymmetric)
-        } else {
-            drainPending()
+        let word = deliveryState.load(ordering: .relaxed)
+        if word & Self.roleMask == Self.delivering {
+            let (released, _) = deliveryState.compareExchange(
+                expected: word, desired: (word &+ Self.oneRound) & ~Self.roleMask, ordering: .acquiringAndReleasing)
+            if released { return progress.wakeWaiters(asymmetric: asymmetric) }
         }
+        endRound()
+        drainPending()
+    }
+
+    /// Counts a round done, by the holder of the role; others may mark the word pending meanwhile, hence the add.
+    @inlinable
+    func endRound() {
+        deliveryState.add(Self.oneRound, ordering: .releasing)
     }
 
     /// Delivers queued events until none is left, then gives up the deliverer role.
@@ -113,7 +137,8 @@ extension SubjectEngine {
             }
             switch step {
             case .done:
-                progress.advance(asymmetric: asymmetric)
+                // Given up under the lock: wake who waits for that (each round was marked done before it).
+                progress.wakeWaiters(asymmetric: asymmetric)
                 return
             case .skip:
                 break
@@ -123,7 +148,8 @@ extension SubjectEngine {
                 finish(snapshot, with: completion)
             }
             deliveredCount.add(1, ordering: .releasing)
-            progress.advance(asymmetric: asymmetric)
+            endRound()
+            progress.wakeWaiters(asymmetric: asymmetric)
         }
     }
 

@@ -17,12 +17,15 @@ final class SubjectEngine<Element: Sendable>: Sendable {
     /// Counts disposals made while a delivery was in progress; a changed count makes the loop check each subscriber.
     /// Changed and, with a subscriber list, read under the lock, so a snapshot and its epoch always agree.
     @usableFromInline let disposals = Atomic<UInt>(0)
-    /// ``idle``, ``delivering`` or ``deliveringWithPending``; see ``DeliveryRole``.
+    /// The deliverer role and the rounds of callbacks, in one word: the low bits (``roleMask``) are ``idle``,
+    /// ``delivering`` or ``deliveringWithPending`` (see ``DeliveryRole``); the rest count rounds ended (``oneRound``
+    /// each), counted only by the role's holder, and in the same compare-and-swap that gives the role up when it ends
+    /// a publish, so ``awaitCallbacks()`` can tell a round that ended from one a late thread says ended.
     @usableFromInline let deliveryState = Atomic<Int>(0)
     /// How many queued events the deliverers have processed: the event with ticket `t` is delivered once this
     /// reaches `t`.
     @usableFromInline let deliveredCount = Atomic<UInt>(0)
-    /// Advanced after each round of callbacks and whenever the deliverer gives up its role; waiters sleep on it.
+    /// Wakes the waiters after each round and whenever the deliverer gives up its role.
     @usableFromInline let progress = ProgressWord()
     /// Whether this subject relies on `membarrier(2)` (see ``CrossThreadFence``).
     @usableFromInline let asymmetric = CrossThreadFence.isAsymmetric
@@ -32,6 +35,8 @@ final class SubjectEngine<Element: Sendable>: Sendable {
     @usableFromInline static var idle: Int { 0 }
     @usableFromInline static var delivering: Int { 1 }
     @usableFromInline static var deliveringWithPending: Int { 2 }
+    @usableFromInline static var roleMask: Int { 3 }
+    @usableFromInline static var oneRound: Int { 4 }
 
     /// How long a publisher outside any delivery waits for its queued event before it returns anyway.
     ///
@@ -80,13 +85,17 @@ final class SubjectEngine<Element: Sendable>: Sendable {
     /// Inside a `modify` body, postponed until the step is over (see ``ModifyScope``).
     @inlinable
     func carryOut(_ action: Action, of value: Element) {
-        if case .none = action { return }
-        if ModifyScope.isOpen { return postponeCarryingOut(action, of: value) }
+        // The scope is checked in each case, not before the switch: see ``act(on:value:backpressured:)``.
         switch action {
         case .none: return
-        case .queued(let ticket): awaitDelivery(of: ticket)
-        case .drain: drainPending()
+        case .queued(let ticket):
+            if ModifyScope.isOpen { return postponeCarryingOut(action, of: value) }
+            awaitDelivery(of: ticket)
+        case .drain:
+            if ModifyScope.isOpen { return postponeCarryingOut(action, of: value) }
+            drainPending()
         case .deliver(let snapshot):
+            if ModifyScope.isOpen { return postponeCarryingOut(action, of: value) }
             deliver(value, to: snapshot)
             endDelivery()
         }
@@ -225,13 +234,21 @@ final class SubjectEngine<Element: Sendable>: Sendable {
     }
 
     /// Waits until the round of callbacks running on another thread, if any, has returned; after a detach.
+    ///
+    /// After the fence, only the round in progress can still call the detached subscriber. Its end moves the rounds
+    /// of ``deliveryState``, which only the holder of the role moves, before or as it gives the role up. So the wait
+    /// is over once the rounds moved past those read here, or nobody delivers.
     @inlinable
     func awaitCallbacks() {
         progress.register(asymmetric: asymmetric)
         defer { progress.unregister() }
+        let seen = deliveryState.load(ordering: .acquiring)
+        guard seen & Self.roleMask != Self.idle else { return }
         let deliverer = state.withLock { $0.deliveringThread }
-        guard isDelivering, deliverer != currentThreadID() else { return }
-        let seen = progress.count
-        _ = progress.sleep(until: { self.progress.count != seen || !self.isDelivering })
+        guard deliverer != currentThreadID() else { return }
+        _ = progress.sleep(until: {
+            let word = self.deliveryState.load(ordering: .acquiring)
+            return word & Self.roleMask == Self.idle || word & ~Self.roleMask != seen & ~Self.roleMask
+        })
     }
 }

@@ -3,7 +3,10 @@ import CVigilCore
 /// A counter that the delivering thread advances after each callback round, and that waiting threads sleep on.
 ///
 /// Waiting spins for a few microseconds, then registers, runs the cross-thread fence, and sleeps on a futex until
-/// the counter moves: no polling, and no wake-up cost for the deliverer unless someone is registered.
+/// the counter moves: no polling, and no wake-up cost for the deliverer unless someone is registered. A mailbox's
+/// drains never overlap, so it advances ``count`` directly. A subject's deliverer role changes hands, so it counts
+/// its rounds apart (with its role, see `SubjectEngine.deliveryState`), and uses this word only to wake the waiters,
+/// which any thread that gave up the role may still do.
 @usableFromInline
 struct ProgressWord: ~Copyable {
     @usableFromInline let word: UnsafeMutablePointer<vigil_progress>
@@ -31,6 +34,13 @@ struct ProgressWord: ~Copyable {
     @inlinable
     func advance(asymmetric: Bool) {
         vigil_progress_advance(word, asymmetric ? 0 : 1)
+    }
+
+    /// Wakes the registered waiters after the stores they wait for (a round's end, the role given up); any thread
+    /// may call it, even one that no longer holds the role.
+    @inlinable
+    func wakeWaiters(asymmetric: Bool) {
+        vigil_progress_wake_waiters(word, asymmetric ? 0 : 1)
     }
 
     /// Spins briefly until `isDone`; returns whether it became true.

@@ -37,8 +37,42 @@ extension MQTTPublisher {
         public var reconnectDelay: Duration
         /// The longest reconnect delay.
         public var reconnectDelayLimit: Duration
+        /// How long a session must stay up before the reconnect delay starts over from ``reconnectDelay``: a broker
+        /// that accepts each connection and ends it at once (another client took the client ID over, an ACL) is met
+        /// with a growing delay, not a reconnect every half second.
+        public var stableSession: Duration
         /// The loop that watches the socket and runs the timers.
         public var eventLoop: EventLoop
+        /// Connect through TLS (MQTT over TLS, port 8883 by convention) with these settings; plain TCP when nil.
+        public var tls: TLS?
+
+        /// The TLS settings of a connection: whom to trust, and what to present.
+        public struct TLS: Sendable, Equatable {
+            /// The CAs (PEM) the broker's certificate is verified against; the system's store when nil.
+            public var caFile: String?
+            /// A client certificate chain (PEM) to present, for brokers that require one; with ``keyFile``.
+            public var certificateFile: String?
+            /// The client certificate's private key (PEM).
+            public var keyFile: String?
+            /// The name the broker's certificate must carry (a DNS name or an IP address); the host when nil.
+            public var serverName: String?
+
+            /// TLS settings; by default the broker is verified against the system's CAs and by its host name.
+            ///
+            /// - Parameters:
+            ///   - caFile: The CAs the broker's certificate is verified against.
+            ///   - certificateFile: A client certificate chain to present.
+            ///   - keyFile: The client certificate's private key.
+            ///   - serverName: The name the broker's certificate must carry.
+            public init(
+                caFile: String? = nil, certificateFile: String? = nil, keyFile: String? = nil, serverName: String? = nil
+            ) {
+                self.caFile = caFile
+                self.certificateFile = certificateFile
+                self.keyFile = keyFile
+                self.serverName = serverName
+            }
+        }
 
         /// A configuration with the defaults above.
         ///
@@ -58,6 +92,7 @@ extension MQTTPublisher {
             inflightLimit = 100
             reconnectDelay = .milliseconds(500)
             reconnectDelayLimit = .seconds(30)
+            stableSession = .seconds(30)
             self.eventLoop = eventLoop
         }
 
@@ -67,6 +102,9 @@ extension MQTTPublisher {
             if keepAlive < .seconds(1) || keepAlive > .seconds(65_535) { return "keep alive must be 1 s to 65535 s" }
             if connectTimeout <= .zero { return "the connect timeout must be positive" }
             if clientID.utf8.count > Int(UInt16.max) { return "the client id is longer than 65535 bytes" }
+            if let tls, (tls.certificateFile == nil) != (tls.keyFile == nil) {
+                return "a client certificate needs its key, and a key its certificate"
+            }
             for message in [will, birth].compactMap({ $0 }) {
                 if let reason = MQTTMessage.problem(withTopic: message.topic) { return reason }
             }

@@ -24,6 +24,12 @@ extension MQTTPublisher {
         /// Incremented with each attempt, so a callback of an older socket or timer does nothing.
         var generation: UInt64 = 0
         var socket: FileDescriptor?
+        /// The TLS session over ``socket``, when the configuration asks for TLS.
+        var tls: TLSSession?
+        /// TLS cannot write until it has read (its handshake waits for the broker's answer).
+        var writeWaitsForReadable = false
+        /// TLS cannot read until it has written (its handshake has bytes the socket did not take yet).
+        var readWaitsForWritable = false
         var registration: EventLoop.Registration?
         var watchingWritable = false
         var output: [UInt8] = []
@@ -37,6 +43,10 @@ extension MQTTPublisher {
         var outbox: MQTTOutbox
         var backoff: MQTTReconnectBackoff
         var statistics = Statistics()
+        /// When the current session's CONNACK came; nil while not connected.
+        var connectedAt: ContinuousClock.Instant?
+        /// Sessions in a row that ended before ``Configuration/stableSession``.
+        var shortSessions = 0
 
         init(outbox: MQTTOutbox, backoff: MQTTReconnectBackoff) {
             self.outbox = outbox
@@ -49,6 +59,10 @@ extension MQTTPublisher {
             registration = nil
             if let socket { after.sockets.append(socket) }
             socket = nil
+            if let tls { after.sessions.append(tls) }
+            tls = nil
+            writeWaitsForReadable = false
+            readWaitsForWritable = false
             watchingWritable = false
             output.removeAll()
             outputStart = 0
@@ -69,6 +83,8 @@ extension MQTTPublisher {
     struct AfterLock {
         var registrations: [EventLoop.Registration] = []
         var sockets: [FileDescriptor] = []
+        /// TLS sessions to end (close_notify) before their sockets close.
+        var sessions: [TLSSession] = []
         var resolve: UInt64?
         var events: [Event] = []
     }

@@ -31,6 +31,11 @@ extension MQTTPublisher {
         case connectionLost(reason: String, retryAfter: Duration)
         /// Event messages were dropped while disconnected (or the broker was slow), reported on reconnect.
         case dropped(count: Int)
+        /// The broker ended `count` sessions in a row within `within` of accepting them; reported from the third.
+        case sessionsEndingEarly(count: Int, within: Duration, clientID: String)
+        /// The broker refused the credentials (CONNACK return code 4 or 5): the publisher stopped, since trying
+        /// again with the same ones cannot succeed.
+        case refused(reason: String)
 
         public var description: String {
             switch self {
@@ -42,6 +47,13 @@ extension MQTTPublisher {
                 return "\(reason); reconnecting in \(Double(milliseconds) / 1000) s"
             case .dropped(let count):
                 return "dropped \(count) event message\(count == 1 ? "" : "s") while the broker was unreachable"
+            case .sessionsEndingEarly(let count, let within, let clientID):
+                return
+                    "the broker ended the last \(count) sessions within \(within) of accepting them: another client "
+                    + "may be using the client ID \"\(clientID)\" (each takes the other over), or the broker refuses "
+                    + "what is published; its log says which"
+            case .refused(let reason):
+                return "the broker refused the connection: \(reason); stopped"
             }
         }
     }

@@ -16,7 +16,10 @@ import VigilSensors
 /// latest message per retained topic and at most ``Configuration/eventQueueLimit`` events, counting what it drops.
 /// A broker that closes mid-packet, sends garbage, stops answering pings or stops reading never blocks a caller:
 /// the connection is dropped, the reason published on ``events``, and a new attempt starts after an exponential
-/// backoff with jitter. Writes never block: at most about 64 KiB wait in the publisher's own buffer.
+/// backoff with jitter, which starts over only once a session stayed up for ``Configuration/stableSession`` (and
+/// sessions the broker keeps ending early are reported). Refused credentials (CONNACK 4 or 5) stop the publisher
+/// with a ``Event/refused(reason:)`` event instead. Writes never block: at most about 64 KiB wait in the publisher's
+/// own buffer (128 KiB with the acknowledgements of messages a broker pushes unasked).
 ///
 /// ```swift
 /// var configuration = MQTTPublisher.Configuration(host: "broker.local", clientID: "kiosk-7")
@@ -35,6 +38,8 @@ public final class MQTTPublisher: Sendable {
     private let state: FutexMutex<State>
     private let eventSubject = PublishSubject<Event>()
     private let resolver = DispatchQueue(label: "vigil.mqtt.resolve")
+    /// Made once from ``Configuration/tls``: every connection's session shares it.
+    private let tlsContext: TLSContext?
     /// The bytes the publisher's own buffer may hold before it waits for the socket to drain.
     static let outputHighWater = 64 * 1024
 
@@ -57,9 +62,17 @@ public final class MQTTPublisher: Sendable {
 
     /// A publisher for `configuration`, not connected yet; call ``start()``.
     ///
-    /// - Throws: ``MQTTError/invalidConfiguration(reason:)`` for a value MQTT cannot carry.
+    /// - Throws: ``MQTTError/invalidConfiguration(reason:)`` for a value MQTT cannot carry; ``MQTTError/tls(reason:)``
+    ///   when the TLS files cannot be used or the system has no OpenSSL 3.
     public init(_ configuration: Configuration) throws(MQTTError) {
         if let reason = configuration.problem { throw .invalidConfiguration(reason: reason) }
+        do {
+            tlsContext = try configuration.tls.map { tls throws(TLSError) in
+                try TLSContext.client(caFile: tls.caFile, certificateFile: tls.certificateFile, keyFile: tls.keyFile)
+            }
+        } catch {
+            throw .tls(reason: error.message)
+        }
         self.configuration = configuration
         state = FutexMutex(
             State(
@@ -77,6 +90,7 @@ public final class MQTTPublisher: Sendable {
             return after
         }
         for registration in after.registrations { registration.cancel() }
+        for session in after.sessions { session.shutdown() }
         for socket in after.sockets { MQTTSocket.close(socket) }
     }
 
@@ -163,6 +177,7 @@ public final class MQTTPublisher: Sendable {
             return after
         }
         for registration in after.registrations { registration.cancel() }
+        for session in after.sessions { session.shutdown() }
         for socket in after.sockets { MQTTSocket.close(socket) }
         if let generation = after.resolve {
             let host = configuration.host
@@ -237,10 +252,22 @@ public final class MQTTPublisher: Sendable {
                     return lose("cannot connect to \(broker): \(error)", &state, &after)
                 }
                 guard ready.contains(.writable) else { return }
+                if let tlsContext {
+                    do throws(TLSError) {
+                        state.tls = try TLSSession(
+                            context: tlsContext, socket: socket.rawValue, isServer: false,
+                            serverName: configuration.tls?.serverName ?? configuration.host)
+                    } catch {
+                        return lose("cannot connect to \(broker): \(error)", &state, &after)
+                    }
+                }
                 sendConnect(&state, &after)
             }
-            if ready.contains(.readable) { readAvailable(&state, &after) }
-            if ready.contains(.writable) && state.generation == generation && state.socket != nil {
+            // What TLS waited for may have come in the other direction than the one its call was about.
+            let writes = ready.contains(.writable) || (ready.contains(.readable) && state.writeWaitsForReadable)
+            let reads = ready.contains(.readable) || (ready.contains(.writable) && state.readWaitsForWritable)
+            if reads { readAvailable(&state, &after) }
+            if writes && state.generation == generation && state.socket != nil {
                 pump(&state, &after)
                 flush(&state, &after)
             }
@@ -270,11 +297,14 @@ public final class MQTTPublisher: Sendable {
             guard state.generation == generation, let socket = state.socket else { return }
             let count: Int?
             do throws(MQTTSocketError) {
-                count = try MQTTSocket.receive(socket, into: &buffer)
+                (count, state.readWaitsForWritable) = try MQTTSocket.receive(socket, state.tls, into: &buffer)
             } catch {
                 return lose("connection to \(broker) failed: \(error)", &state, &after)
             }
-            guard let count else { return }
+            guard let count else {
+                if state.readWaitsForWritable { updateInterest(&state) }
+                return
+            }
             if count == 0 {
                 let partial = state.decoder.bufferedCount > 0 ? " in the middle of a packet" : ""
                 return lose("\(broker) closed the connection\(partial)", &state, &after)
@@ -287,6 +317,7 @@ public final class MQTTPublisher: Sendable {
             } catch {
                 return lose("protocol error from \(broker): \(error)", &state, &after)
             }
+            if state.generation == generation, state.outputStart < state.output.count { flush(&state, &after) }
         }
     }
 
@@ -297,6 +328,8 @@ public final class MQTTPublisher: Sendable {
             guard state.phase == .handshaking else { return lose("unexpected CONNACK from \(broker)", &state, &after) }
             guard returnCode == 0 else {
                 let reason = MQTTInboundPacket.refusal(returnCode: returnCode)
+                // Refused credentials stay refused: stop, and say so, rather than retry them forever.
+                if returnCode == 4 || returnCode == 5 { return refuse("\(broker): \(reason)", &state, &after) }
                 return lose("\(broker) refused the connection: \(reason)", &state, &after)
             }
             connected(&state, &after)
@@ -304,8 +337,13 @@ public final class MQTTPublisher: Sendable {
             if state.outbox.acknowledge(packetID: packetID) { state.statistics.acknowledged += 1 }
             pump(&state, &after)
         case .publish(_, _, let packetID?):
+            // Nothing was subscribed to, yet QoS 1 must be acknowledged: bounded, so a broker that pushes messages and
+            // never reads cannot grow the buffer (it grew a process from 22 to 106 MB) but loses its connection.
+            guard state.output.count - state.outputStart < 2 * Self.outputHighWater else {
+                return lose("\(broker) sends messages and does not read the acknowledgements", &state, &after)
+            }
+            // Written with the rest of what this wake-up read (see `readAvailable`), not a system call per packet.
             state.output += MQTTPacketEncoder.publishAcknowledgement(packetID: packetID)
-            flush(&state, &after)
         case .pingResponse, .publish, .subscribeAcknowledgement, .unsubscribeAcknowledgement:
             break
         }
@@ -313,7 +351,8 @@ public final class MQTTPublisher: Sendable {
 
     private func connected(_ state: inout State, _ after: inout AfterLock) {
         state.phase = .connected
-        state.backoff.reset()
+        // The backoff starts over only once the session has stayed up (see `lose`), not at every CONNACK.
+        state.connectedAt = .now
         state.statistics.connections += 1
         if let timer = state.attemptTimer { after.registrations.append(timer) }
         state.attemptTimer = nil
@@ -365,10 +404,12 @@ public final class MQTTPublisher: Sendable {
     /// Writes the buffer without blocking; watches for writability only while bytes remain.
     private func flush(_ state: inout State, _ after: inout AfterLock) {
         guard let socket = state.socket, state.phase != .connecting else { return }
+        state.writeWaitsForReadable = false
         while state.outputStart < state.output.count {
             let sent: Int
             do throws(MQTTSocketError) {
-                sent = try MQTTSocket.send(socket, state.output[state.outputStart...])
+                (sent, state.writeWaitsForReadable) = try MQTTSocket.send(
+                    socket, state.tls, state.output[state.outputStart...])
             } catch {
                 return lose("connection to \(broker) failed: \(error)", &state, &after)
             }
@@ -379,7 +420,14 @@ public final class MQTTPublisher: Sendable {
             state.output.removeAll(keepingCapacity: state.output.capacity <= 2 * Self.outputHighWater)
             state.outputStart = 0
         }
-        let wantsWritable = state.outputStart < state.output.count
+        updateInterest(&state)
+    }
+
+    /// Watches for writability while bytes remain that the socket (not TLS waiting to read) holds up, or while a TLS
+    /// read waits to write.
+    private func updateInterest(_ state: inout State) {
+        let wantsWritable =
+            (state.outputStart < state.output.count && !state.writeWaitsForReadable) || state.readWaitsForWritable
         if wantsWritable != state.watchingWritable, let registration = state.registration {
             state.watchingWritable = wantsWritable
             try? registration.setInterest(wantsWritable ? [.readable, .writable] : .readable)
@@ -390,7 +438,7 @@ public final class MQTTPublisher: Sendable {
     private func flushBestEffort(_ state: inout State) {
         guard let socket = state.socket else { return }
         while state.outputStart < state.output.count,
-            let sent = try? MQTTSocket.send(socket, state.output[state.outputStart...]), sent > 0
+            let (sent, _) = try? MQTTSocket.send(socket, state.tls, state.output[state.outputStart...]), sent > 0
         {
             state.outputStart += sent
         }
@@ -401,6 +449,21 @@ public final class MQTTPublisher: Sendable {
         state.detachConnection(into: &after)
         state.detachTimers(into: &after)
         state.statistics.connectionFailures += 1
+        if let since = state.connectedAt {
+            state.connectedAt = nil
+            if ContinuousClock.now - since >= configuration.stableSession {
+                state.backoff.reset()
+                state.shortSessions = 0
+            } else {
+                state.shortSessions += 1
+                if state.shortSessions >= 3 {
+                    after.events.append(
+                        .sessionsEndingEarly(
+                            count: state.shortSessions, within: configuration.stableSession,
+                            clientID: configuration.clientID))
+                }
+            }
+        }
         guard state.running else {
             state.phase = .idle
             return
@@ -413,6 +476,16 @@ public final class MQTTPublisher: Sendable {
             self?.retry(generation: generation)
         }
         after.events.append(.connectionLost(reason: reason, retryAfter: delay))
+    }
+
+    /// Ends the attempt for good: the broker refused the credentials, which trying again cannot change.
+    private func refuse(_ reason: String, _ state: inout State, _ after: inout AfterLock) {
+        state.detachConnection(into: &after)
+        state.detachTimers(into: &after)
+        state.statistics.connectionFailures += 1
+        state.running = false
+        state.phase = .idle
+        after.events.append(.refused(reason: reason))
     }
 
     /// `host:port` for log lines.

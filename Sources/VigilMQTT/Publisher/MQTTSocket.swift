@@ -69,13 +69,47 @@ enum MQTTSocket {
         return error == 0 ? nil : Errno(rawValue: error)
     }
 
-    /// Sends as much of `bytes` as the socket takes (see ``FileDescriptor/send(fully:)``): how many bytes went, 0
-    /// when the send buffer is full.
-    static func send(_ fd: FileDescriptor, _ bytes: ArraySlice<UInt8>) throws(MQTTSocketError) -> Int {
+    /// Sends as much of `bytes` as the socket takes (see ``FileDescriptor/send(fully:)``), through `tls` when given:
+    /// how many bytes went (0 when the send buffer is full), and whether TLS must read before it can write more.
+    static func send(_ fd: FileDescriptor, _ tls: TLSSession?, _ bytes: ArraySlice<UInt8>) throws(MQTTSocketError)
+        -> (sent: Int, waitsForReadable: Bool)
+    {
+        if let tls {
+            let outcome: TLSSession.Outcome
+            do throws(TLSError) {
+                outcome = try tls.write(bytes)
+            } catch {
+                throw MQTTSocketError(message: error.message)
+            }
+            switch outcome {
+            case .bytes(let count): return (count, false)
+            case .wantsReadable: return (0, true)
+            case .wantsWritable: return (0, false)
+            case .closed: throw MQTTSocketError(message: "the broker ended the TLS session")
+            }
+        }
         do {
-            return try fd.send(fully: bytes)
+            return (try fd.send(fully: bytes), false)
         } catch {
             throw MQTTSocketError(call: "send", errno: error)
+        }
+    }
+
+    /// ``receive(_:into:)`` through `tls` when given: the byte count, 0 at end of stream, nil when nothing is
+    /// pending; and whether TLS must write before it can read more.
+    static func receive(_ fd: FileDescriptor, _ tls: TLSSession?, into buffer: inout [UInt8]) throws(MQTTSocketError)
+        -> (count: Int?, waitsForWritable: Bool)
+    {
+        guard let tls else { return (try receive(fd, into: &buffer), false) }
+        let result = buffer.withUnsafeMutableBytes { bytes in
+            Result { () throws(TLSError) in try tls.read(into: bytes.baseAddress!, count: bytes.count) }
+        }
+        switch result {
+        case .success(.bytes(let count)): return (count, false)
+        case .success(.closed): return (0, false)
+        case .success(.wantsReadable): return (nil, false)
+        case .success(.wantsWritable): return (nil, true)
+        case .failure(let error): throw MQTTSocketError(message: error.message)
         }
     }
 

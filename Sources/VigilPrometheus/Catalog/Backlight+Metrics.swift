@@ -1,6 +1,8 @@
 import VigilSensors
 
 extension Backlight: ReadingMetrics {
+    var noteCount: Int { notes.count }
+
     func addMetrics(to builder: inout MetricFamilyBuilder) {
         let labels = ["device": name]
         builder.gauge(

@@ -10,8 +10,9 @@ import VigilSensors
 /// most ``maximumUeventSeries`` label sets, the rest counted under `subsystem="other"`), and wall-clock sets
 /// (`vigil_clock_changes_total`; a jump from a resume is not a set). Netlink overflows and resyncs come from the
 /// monitor's `NetlinkStatistics` at each render. Every source also reports `vigil_source_up{source=…}` (1 while it runs
-/// and its latest reading is not `unavailable`) and `vigil_source_info{source=…,name=…,reason=…}` (always 1; `reason`
-/// is empty while up). The README lists every metric.
+/// and its latest reading is neither `unavailable` nor without any usable value, such as thermal zones that all fail
+/// to read), `vigil_source_info{source=…,name=…,reason=…}` (always 1; `reason` is empty while up), and
+/// `vigil_source_notes{source=…}` (how many notes its latest reading carries). The README lists every metric.
 ///
 /// ``MetricsExporter/add(_:argument:)`` adds one to an exporter. The subscription ends when this object is released.
 public final class CatalogMetrics: Sendable {
@@ -74,11 +75,19 @@ public final class CatalogMetrics: Sendable {
             (state.latest, state.eventReason, state.counterOrder.map { ($0, state.counters[$0] ?? 0) })
         }
         var builder = MetricFamilyBuilder()
+        let metrics = latest as? any ReadingMetrics
         var reason = source.isMonitoring ? nil : "not running"
-        if reason == nil { reason = (latest as? any ReadingAvailability)?.unavailableReason ?? eventReason }
+        if reason == nil {
+            reason = (latest as? any ReadingAvailability)?.unavailableReason ?? metrics?.unusableReason ?? eventReason
+        }
         Self.addStatus(
             to: &builder, id: source.id, name: source.name, argument: argument, reason: reason)
-        (latest as? any ReadingMetrics)?.addMetrics(to: &builder)
+        if let metrics {
+            builder.gauge(
+                "vigil_source_notes", "Notes a source's latest reading carries (values left out or clamped).",
+                Double(metrics.noteCount), ["source": source.id])
+            metrics.addMetrics(to: &builder)
+        }
         for (counter, value) in counters {
             builder.counter(counter.name, Self.counterHelp[counter.name] ?? counter.name, value, counter.labels)
         }
@@ -92,21 +101,24 @@ public final class CatalogMetrics: Sendable {
     ///   - id: The catalog id.
     ///   - name: The catalog name.
     ///   - reason: Why it does not run, for the `reason` label.
-    /// - Returns: `vigil_source_up` 0 and `vigil_source_info` with the reason.
-    public static func unavailable(id: String, name: String, reason: String) -> [MetricFamily] {
+    ///   - absent: Whether the machine lacks the hardware: then there is no `vigil_source_up` series at all, so an
+    ///     alert on `vigil_source_up == 0` fires for failures only, never for a battery a desktop never had.
+    /// - Returns: `vigil_source_up` 0 (unless `absent`) and `vigil_source_info` with the reason.
+    public static func unavailable(id: String, name: String, reason: String, absent: Bool = false) -> [MetricFamily] {
         var builder = MetricFamilyBuilder()
-        addStatus(to: &builder, id: id, name: name, argument: nil, reason: reason)
+        addStatus(to: &builder, id: id, name: name, argument: nil, reason: reason, absent: absent)
         return builder.families
     }
 
     private static func addStatus(
-        to builder: inout MetricFamilyBuilder, id: String, name: String, argument: String?, reason: String?
+        to builder: inout MetricFamilyBuilder, id: String, name: String, argument: String?, reason: String?,
+        absent: Bool = false
     ) {
         var labels = ["source": id]
         if let argument { labels["argument"] = argument }
         builder.gauge(
             "vigil_source_up", "Whether a source runs and its latest reading has a value (1), or not (0).",
-            reason == nil, labels)
+            absent ? nil : reason == nil, labels)
         labels["name"] = name
         labels["reason"] = reason ?? ""
         builder.gauge(
@@ -158,7 +170,9 @@ public final class CatalogMetrics: Sendable {
                 Self.count(&state, "vigil_file_events_total", ["path": argument ?? "", "kind": kind])
             case let event as DeviceEvent:
                 Self.receive(event, &state) { uevent, state in
-                    var labels = ["action": uevent.action.rawValue, "subsystem": uevent.subsystem]
+                    // A label value must be UTF-8 text: a subsystem that is not (none the kernel has) is written
+                    // lossily, with U+FFFD.
+                    var labels = ["action": uevent.action.rawValue, "subsystem": uevent.subsystem.lossyString]
                     let known = state.counters[Counter(name: "vigil_uevents_total", labels: labels)] != nil
                     let series = state.counterOrder.lazy.filter { $0.name == "vigil_uevents_total" }.count
                     if !known && series >= Self.maximumUeventSeries - Uevent.Action.allCases.count {

@@ -1,6 +1,14 @@
 import VigilSensors
 
 extension HwmonReading: ReadingMetrics {
+    var unusableReason: String? {
+        let inputs = chips.reduce(0) { $0 + $1.temperatures.count + $1.fans.count + $1.voltages.count }
+        guard inputs == 0, !(chips.isEmpty && problems.isEmpty) else { return nil }
+        return "no hardware monitor input reads a value"
+    }
+
+    var noteCount: Int { chips.reduce(problems.count) { $0 + $1.notes.count } }
+
     func addMetrics(to builder: inout MetricFamilyBuilder) {
         for chip in chips {
             func labels(_ channel: HwmonChip.Channel) -> [String: String] {

@@ -1,6 +1,8 @@
 import VigilSensors
 
 extension PowerSupplyReading: ReadingMetrics {
+    var noteCount: Int { supplies.reduce(problems.count) { $0 + $1.notes.count } }
+
     func addMetrics(to builder: inout MetricFamilyBuilder) {
         builder.gauge(
             "vigil_power_supply_on_battery", "Whether the machine runs on battery (1) rather than external power.",

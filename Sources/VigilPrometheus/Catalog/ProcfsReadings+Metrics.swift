@@ -8,6 +8,18 @@ extension CPUUsage: ReadingMetrics {
                 "vigil_cpu_core_busy_ratio", "Fraction of one CPU's time not idle over the last interval.", core.busy,
                 ["cpu": String(core.core)])
         }
+        for core in times {
+            for (mode, seconds) in zip(CPUTimes.modes, core.seconds) {
+                builder.counter(
+                    "vigil_cpu_seconds_total", "Seconds each CPU spent in each mode since boot.", seconds,
+                    ["cpu": String(core.core), "mode": mode])
+            }
+        }
+        if let loadAverage {
+            builder.gauge("vigil_load1", "1-minute load average.", loadAverage.one)
+            builder.gauge("vigil_load5", "5-minute load average.", loadAverage.five)
+            builder.gauge("vigil_load15", "15-minute load average.", loadAverage.fifteen)
+        }
     }
 }
 
@@ -29,7 +41,12 @@ extension MemoryUsage: ReadingMetrics {
 extension StorageReading: ReadingMetrics {
     func addMetrics(to builder: inout MetricFamilyBuilder) {
         for volume in volumes {
-            let labels = ["mountpoint": volume.mountPoint]
+            // Labelled by the mount point holding the path (as node_exporter labels file systems), and by the path
+            // asked, so two paths on one file system stay two series. A label value must be UTF-8 text, so a path
+            // that is not UTF-8 is written lossily here, with U+FFFD for the bytes it cannot hold (the JSON output
+            // keeps them exact).
+            let mountedOn = volume.mountedOn ?? volume.mountPoint
+            let labels = ["mountpoint": mountedOn.lossyString, "path": volume.mountPoint.lossyString]
             builder.gauge(
                 "vigil_filesystem_size_bytes", "File system size, in bytes.", Double(volume.totalBytes), labels)
             builder.gauge(

@@ -1,6 +1,15 @@
 import VigilSensors
 
 extension ThermalReading: ReadingMetrics {
+    var unusableReason: String? {
+        guard zones.allSatisfy({ $0.temperatureCelsius == nil }), !(zones.isEmpty && problems.isEmpty) else {
+            return nil
+        }
+        return "no thermal zone reads a temperature"
+    }
+
+    var noteCount: Int { zones.reduce(problems.count) { $0 + $1.notes.count } }
+
     func addMetrics(to builder: inout MetricFamilyBuilder) {
         for zone in zones {
             let labels = ["zone": zone.name, "type": zone.type]

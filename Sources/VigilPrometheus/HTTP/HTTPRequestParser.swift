@@ -3,7 +3,8 @@
 /// It reads a request line (`METHOD SP TARGET SP HTTP/1.x`), header fields (`name: value`) and the empty line that
 /// ends them, accepting a bare LF where CRLF belongs and skipping empty lines before the request line, as RFC 9112
 /// allows. A `Content-Length` body is counted (the caller discards it); `Transfer-Encoding` is refused, as are
-/// obsolete line folding, whitespace before a colon, control characters, and a head or body beyond the limits. Memory
+/// obsolete line folding, whitespace before a colon, control characters, a head or body beyond the limits, and a
+/// missing (HTTP/1.1), repeated or invalid `Host` (RFC 9112 §3.2). Memory
 /// use is bounded by the limits: the caller keeps at most ``Limits/headBytes`` plus ``Limits/bodyBytes`` unparsed.
 package enum HTTPRequestParser {
     /// The bounds a request must stay within.
@@ -104,6 +105,13 @@ package enum HTTPRequestParser {
         if request.header("Transfer-Encoding") != nil {
             return .failure(.malformed("Transfer-Encoding in a request is not supported"))
         }
+        // RFC 9112 §3.2: an HTTP/1.1 request without Host, any request with two, or one with an invalid value is 400.
+        let hosts = headers.filter { $0.name.lowercased() == "host" }.map(\.value)
+        if hosts.count > 1 { return .failure(.malformed("more than one Host header field")) }
+        if hosts.isEmpty, start.minor >= 1 { return .failure(.malformed("an HTTP/1.1 request without Host")) }
+        if let host = hosts.first, !host.utf8.allSatisfy(isHostCharacter) {
+            return .failure(.malformed("an invalid Host"))
+        }
         let lengths = headers.filter { $0.name.lowercased() == "content-length" }.map(\.value)
         if let length = lengths.first {
             guard lengths.allSatisfy({ $0 == length }), !length.isEmpty, length.utf8.count <= 18,
@@ -162,6 +170,14 @@ package enum HTTPRequestParser {
         switch byte {
         case 0x30...0x39, 0x41...0x5A, 0x61...0x7A: return true
         default: return Array("!#$%&'*+-.^_`|~".utf8).contains(byte)
+        }
+    }
+
+    /// A character of a Host value (RFC 3986 `host [ ":" port ]`): unreserved, sub-delims, `%`, `:`, `[` and `]`.
+    private static func isHostCharacter(_ byte: UInt8) -> Bool {
+        switch byte {
+        case 0x30...0x39, 0x41...0x5A, 0x61...0x7A: return true
+        default: return Array("-._~!$&'()*+,;=%:[]".utf8).contains(byte)
         }
     }
 

@@ -25,6 +25,8 @@ final class ServerConnection: Sendable {
         var output: [UInt8] = []
         var closeAfterOutput = false
         var phase = Phase.idle
+        /// When the connection entered its phase, for choosing whom to evict.
+        var phaseStart = ContinuousClock.now
         var deadline: ContinuousClock.Instant
         var registration: EventLoop.Registration?
         var watching: EventLoop.Interest = []
@@ -35,9 +37,16 @@ final class ServerConnection: Sendable {
         /// socket to it, to close after cancelling that registration (never a registered descriptor closed first).
         var isRegistering = false
         var socketLeftToWatch = false
+        /// What the TLS session needs before it can go on, when that is not what the phase watches for.
+        var tlsWants: EventLoop.Interest?
+        /// A basic-authentication check of the request at the head of the input runs on the worker thread.
+        var isAuthenticating = false
+        /// The check's verdict, for that request.
+        var verdict: BasicAuthenticator.Verdict?
     }
 
-    private let socket: FileDescriptor
+    private let transport: ConnectionTransport
+    private let authenticator: BasicAuthenticator?
     private let peer: String
     private let configuration: MetricsServer.Configuration
     private let limits: HTTPRequestParser.Limits
@@ -48,11 +57,12 @@ final class ServerConnection: Sendable {
     private let state: FutexMutex<State>
 
     init(
-        socket: FileDescriptor, peer: String, configuration: MetricsServer.Configuration, eventLoop: EventLoop,
-        exporter: MetricsExporter, log: @escaping @Sendable (String) -> Void,
-        onClose: @escaping @Sendable (ServerConnection) -> Void
+        socket: FileDescriptor, tls: TLSSession?, authenticator: BasicAuthenticator?, peer: String,
+        configuration: MetricsServer.Configuration, eventLoop: EventLoop, exporter: MetricsExporter,
+        log: @escaping @Sendable (String) -> Void, onClose: @escaping @Sendable (ServerConnection) -> Void
     ) {
-        self.socket = socket
+        self.transport = ConnectionTransport(socket: socket, tls: tls)
+        self.authenticator = authenticator
         self.peer = peer
         self.configuration = configuration
         self.limits = HTTPRequestParser.Limits(headBytes: configuration.maximumHeaderBytes)
@@ -60,7 +70,21 @@ final class ServerConnection: Sendable {
         self.exporter = exporter
         self.log = log
         self.onClose = onClose
-        state = FutexMutex(State(deadline: .now + configuration.idleTimeout))
+        // Until its first byte a connection has only the short first-byte timeout: one that connects and says
+        // nothing holds a slot for seconds, not the minute a keep-alive connection may idle between scrapes.
+        state = FutexMutex(State(deadline: .now + configuration.firstByteTimeout))
+    }
+
+    /// How readily the server closes this connection to admit a new one when full: idle connections first, then
+    /// those still receiving a request (a slow client), oldest first; nil for one whose response is being sent.
+    var eviction: (rank: Int, since: ContinuousClock.Instant)? {
+        state.withLock { state in
+            switch state.phase {
+            case .idle: return (0, state.phaseStart)
+            case .receiving: return (1, state.phaseStart)
+            case .sending: return nil
+            }
+        }
     }
 
     /// Starts watching the socket and the idle deadline.
@@ -89,28 +113,39 @@ final class ServerConnection: Sendable {
         timer?.cancel()
         // Said before the socket closes, so a client that sees the close finds the line already written.
         if let reason { log("metrics server: dropped the connection from \(peer): \(reason)") }
-        if closesSocket { _ = socket.close() }
+        if closesSocket { transport.close() }
         onClose(self)
     }
 
     private var isClosed: Bool { state.withLock { $0.isClosed } }
 
-    /// Handles readiness: reads what arrived, answers complete requests, writes what is pending.
+    /// Handles readiness: reads what arrived, answers one complete request, writes what is pending.
+    ///
+    /// One request a turn of the loop: a client that pipelines hundreds gets the next answer after every other
+    /// ready connection had its turn. While a whole request waits in the buffer the socket is watched for room to
+    /// write, which (level-triggered) brings the connection back on the next turn.
     private func handle(_ ready: EventLoop.Interest) {
         let sending = state.withLock { !$0.output.isEmpty }
         if !sending {
             guard readAvailable() else { return }
         }
-        while !isClosed {
+        guard flush() else { return }
+        if state.withLock({ $0.output.isEmpty }), answerNextRequest() {
             guard flush() else { return }
-            guard state.withLock({ $0.output.isEmpty }) else { break }
-            guard answerNextRequest() else { break }
         }
         guard !isClosed else { return }
-        let pending = state.withLock { !$0.output.isEmpty }
-        watch(pending ? .writable : .readable)
+        let pending = state.withLock { !$0.output.isEmpty } || hasWaitingRequest
+        watch(state.withLock { $0.tlsWants } ?? (pending ? .writable : .readable))
         // The first byte of a request may have brought the deadline forward.
         armTimer()
+    }
+
+    /// Whether the buffer holds a whole request (or one to refuse) that waits for its turn.
+    private var hasWaitingRequest: Bool {
+        let (input, authenticating) = state.withLock { ($0.input, $0.isAuthenticating) }
+        guard !input.isEmpty, !authenticating else { return false }
+        if case .incomplete = HTTPRequestParser.parse(input, limits: limits) { return false }
+        return true
     }
 
     /// Reads until the socket is drained or the buffer is full; false when the connection closed.
@@ -121,27 +156,29 @@ final class ServerConnection: Sendable {
             let room = capacity - state.withLock { $0.input.count }
             // A full buffer is left to the parser, which refuses what is that long.
             guard room > 0 else { return true }
-            let fd = socket.rawValue
+            let wanted = min(room, chunk.count)
             let count: Int
-            do {
-                count = try retryingOnInterrupt("recv") {
-                    chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, min(room, $0.count), 0) }
-                }
-            } catch .wouldBlock {
+            switch transport.receive(into: &chunk, count: wanted) {
+            case .done(let received): count = received
+            case .notReady(let interest):
+                state.withLock { $0.tlsWants = interest == .readable ? nil : interest }
                 return true
-            } catch {
-                close(reason: "read failed: \(error)")
+            case .failed(let reason):
+                close(reason: reason)
                 return false
             }
+            state.withLock { $0.tlsWants = nil }
             if count > 0 {
                 state.withLock { state in
                     if state.phase == .idle {
                         state.phase = .receiving
+                        state.phaseStart = .now
                         state.deadline = .now + configuration.requestTimeout
                     }
                     state.input += chunk[0..<count]
                 }
-                if count < min(room, chunk.count) { return true }
+                // Drained, unless TLS holds decrypted bytes that no readiness of the socket would announce.
+                if count < wanted && !transport.hasBufferedInput { return true }
                 continue
             }
             let partial = state.withLock { !$0.input.isEmpty }
@@ -159,8 +196,17 @@ final class ServerConnection: Sendable {
         case .incomplete:
             return false
         case .request(let request, let consumed):
-            let (response, includeBody) = respond(to: request)
-            let keepAlive = request.keepsAlive
+            guard let verdict = authenticate(request) else { return false }
+            let (response, includeBody) =
+                switch verdict {
+                case .allowed: respond(to: request)
+                case .refused: (Self.unauthorized, request.method != "HEAD")
+                case .busy: (HTTPResponse(status: 503, body: "too many authentication checks in progress\n"), true)
+                }
+            if verdict != .allowed {
+                log("metrics server: answered \(response.status) to \(peer) (no valid basic-auth credentials)")
+            }
+            let keepAlive = request.keepsAlive && verdict != .busy
             state.withLock { state in
                 // A stop() on another thread may have emptied the buffers meanwhile.
                 guard !state.isClosed else { return }
@@ -168,6 +214,7 @@ final class ServerConnection: Sendable {
                 state.output = response.serialized(keepAlive: keepAlive, includeBody: includeBody)
                 state.closeAfterOutput = !keepAlive
                 state.phase = .sending
+                state.phaseStart = .now
                 state.deadline = .now + configuration.requestTimeout
             }
             return true
@@ -185,6 +232,7 @@ final class ServerConnection: Sendable {
                 state.output = response.serialized(keepAlive: false, includeBody: true)
                 state.closeAfterOutput = true
                 state.phase = .sending
+                state.phaseStart = .now
                 state.deadline = .now + configuration.requestTimeout
             }
             log("metrics server: answered \(failure.status) to \(peer) (\(detail)) and closed the connection")
@@ -200,12 +248,71 @@ final class ServerConnection: Sendable {
                 status: 405, headers: [("Allow", "GET, HEAD")], body: "only GET and HEAD are served\n")
             return (response, true)
         }
+        if request.path == "/" {
+            return (HTTPResponse(status: 200, contentType: "text/html; charset=utf-8", body: Self.landingPage), !isHead)
+        }
         guard request.path == "/metrics" else {
             return (HTTPResponse(status: 404, body: "not found; the metrics are at /metrics\n"), !isHead)
         }
-        let body = exporter.render()
-        return (HTTPResponse(status: 200, contentType: ExpositionFormat.contentType, body: body), !isHead)
+        var response = HTTPResponse(
+            status: 200, contentType: ExpositionFormat.contentType, headers: [("Vary", "Accept-Encoding")],
+            body: exporter.render())
+        // Compressed when asked (Prometheus asks): this machine's full exposition went from 16,608 bytes to 3,756.
+        if Gzip.isAccepted(by: request.header("Accept-Encoding")), let compressed = Gzip.compress(response.body) {
+            response.body = compressed
+            response.headers.append(("Content-Encoding", "gzip"))
+        }
+        return (response, !isHead)
     }
+
+    /// The verdict on the request's credentials: `.allowed` without an authenticator; nil while a check runs on the
+    /// worker thread (the connection then waits, reading nothing, until ``authenticated(_:)`` brings it back).
+    private func authenticate(_ request: HTTPRequest) -> BasicAuthenticator.Verdict? {
+        guard let authenticator else { return .allowed }
+        let decided = state.withLock { state -> BasicAuthenticator.Verdict?? in
+            if state.isAuthenticating { return .some(nil) }
+            defer { state.verdict = nil }
+            return state.verdict.map { .some($0) } ?? .none
+        }
+        if case .some(let verdict) = decided { return verdict }
+        state.withLock { $0.isAuthenticating = true }
+        let immediate = authenticator.check(request.header("Authorization")) { [weak self] verdict in
+            self?.authenticated(verdict)
+        }
+        guard let immediate else { return nil }
+        state.withLock { $0.isAuthenticating = false }
+        return immediate
+    }
+
+    /// Takes a worker thread's verdict and answers the request on the loop thread.
+    private func authenticated(_ verdict: BasicAuthenticator.Verdict) {
+        state.withLock { state in
+            state.isAuthenticating = false
+            state.verdict = verdict
+        }
+        _ = try? eventLoop.schedule(after: .zero) { [weak self] in
+            guard let self, !self.isClosed else { return }
+            self.handle([])
+        }
+    }
+
+    /// The answer to a request without valid credentials, as the exporter toolkit gives it.
+    static let unauthorized = HTTPResponse(
+        status: 401, headers: [("WWW-Authenticate", "Basic")], body: "Unauthorized\n")
+
+    /// What `/` shows, as node_exporter's landing page does: what this is and where the metrics are.
+    static let landingPage = """
+        <!DOCTYPE html>
+        <html lang="en">
+        <head><meta charset="utf-8"><title>Vigil metrics</title></head>
+        <body>
+        <h1>Vigil metrics</h1>
+        <p>Prometheus metrics of this machine's sensors and kernel sources, from Vigil.</p>
+        <p><a href="/metrics">Metrics</a></p>
+        </body>
+        </html>
+
+        """
 
     /// Writes pending output until done or the socket is full; false when the connection closed.
     private func flush() -> Bool {
@@ -213,10 +320,16 @@ final class ServerConnection: Sendable {
             let output = state.withLock { $0.output }
             if output.isEmpty { return true }
             let sent: Int
-            do {
-                sent = try socket.send(fully: output[...])
-            } catch {
-                close(reason: "it went away before reading its response (\(error))")
+            switch transport.transmit(output[...]) {
+            case .done(let count):
+                sent = count
+                state.withLock { $0.tlsWants = nil }
+            case .notReady(let interest):
+                // Writes wait for a writable socket anyway; only TLS asking to read first needs saying.
+                state.withLock { $0.tlsWants = interest == .writable ? nil : interest }
+                sent = 0
+            case .failed(let reason):
+                close(reason: "it went away before reading its response (\(reason))")
                 return false
             }
             if sent == 0 { return true }
@@ -225,6 +338,7 @@ final class ServerConnection: Sendable {
                 state.output.removeFirst(min(sent, state.output.count))
                 guard state.output.isEmpty else { return false }
                 state.phase = state.input.isEmpty ? .idle : .receiving
+                state.phaseStart = .now
                 state.deadline =
                     .now + (state.phase == .idle ? configuration.idleTimeout : configuration.requestTimeout)
                 return true
@@ -256,7 +370,7 @@ final class ServerConnection: Sendable {
         let registration: EventLoop.Registration?
         let failure: SensorError?
         do {
-            registration = try eventLoop.register(fileDescriptor: socket.rawValue, interest: interest) {
+            registration = try eventLoop.register(fileDescriptor: transport.socket.rawValue, interest: interest) {
                 [weak self] ready in
                 self?.handle(ready)
             }
@@ -276,7 +390,7 @@ final class ServerConnection: Sendable {
         }
         if !keep {
             registration?.cancel()
-            if closesSocket { _ = socket.close() }
+            if closesSocket { transport.close() }
         }
         if let failure {
             close(reason: "cannot watch the socket: \(failure)")
@@ -313,6 +427,12 @@ final class ServerConnection: Sendable {
         let expired = state.withLock { state -> Phase? in
             state.timer = nil
             state.timerDeadline = nil
+            // The whole request is in while its credentials are checked: the time the check waits for the worker
+            // (a bounded queue) is the server's, so the deadline moves on rather than close the client.
+            if state.isAuthenticating {
+                state.deadline = .now + configuration.requestTimeout
+                return nil
+            }
             return state.isClosed || ContinuousClock.now < state.deadline ? nil : state.phase
         }
         switch expired {

@@ -104,4 +104,11 @@ public final class CatalogSource: Source {
     public func setUpdateInterval(_ interval: Duration) throws(SensorError) {
         try source.setUpdateInterval(interval)
     }
+
+    /// Makes a polled source publish every read, not only changes (see ``Source/setPublishesEveryRead(_:)``).
+    ///
+    /// - Throws: ``SensorError/invalidArgument(name:value:reason:)`` for a source that does not poll.
+    public func setPublishesEveryRead(_ every: Bool) throws(SensorError) {
+        try source.setPublishesEveryRead(every)
+    }
 }

@@ -1,10 +1,12 @@
 extension SourceCatalog {
     /// The sysfs and procfs sources: `battery`, `power`, `thermal`, `hwmon`, `backlight`, `displays`, `cpu`, `memory`,
-    /// `storage`, `pressure`, `clock`, `device`, `switches`, `sleep` and `inventory`.
+    /// `storage`, `pressure`, `clock`, `device`, `switches`, `location`, `sleep` and `inventory`.
     ///
-    /// sysfs sources read under ``Options/sysfsRoot``, procfs sources under ``Options/procfsRoot``; `switches` opens
-    /// its nodes under ``Options/devRoot``; `storage` reports the file system of `/`; `device` reads all three roots
-    /// and ``Options/etcRoot``; `sleep` reads the kernel's clocks and the suspend statistics under
+    /// sysfs sources read under ``Options/sysfsRoot``, procfs sources under ``Options/procfsRoot``; `switches` and
+    /// `inventory` open nodes under ``Options/devRoot`` (beside another sysfs root only when one is given, since the
+    /// machine's `/dev` holds other devices' nodes); `storage` reports the file system of `/`; `device` reads all
+    /// three roots and ``Options/etcRoot``; `location` opens the first `gnssN` of `class/gnss` under
+    /// ``Options/devRoot``; `sleep` reads the kernel's clocks and the suspend statistics under
     /// ``Options/sysfsRoot``.
     static var systemEntries: [Entry] {
         [
@@ -48,8 +50,19 @@ extension SourceCatalog {
                 options, devices in
                 SwitchMonitor(
                     root: options.sysfsRoot, devRoot: options.devRoot, changes: devices?.readings,
-                    eventLoop: options.eventLoop)
+                    eventLoop: options.eventLoop,
+                    access: options.deviceNodeRoot == nil ? .refusing(options.missingDeviceNodeRoot) : .kernel)
             },
+            Entry(
+                id: "location", name: locationName,
+                availability: { options in locationMonitor(options).availability },
+                build: { options, _ in
+                    // From the first decoded epoch on: "opened, nothing decoded yet" is the monitor's, not an answer
+                    // to `get location` (the first epoch follows within a second or two, or a receiver is silent).
+                    let monitor = locationMonitor(options)
+                    let decoded = monitor.readings.filter { $0.value?.mode != .waiting }
+                    return CatalogSource(id: "location", name: locationName, source: monitor, readings: decoded)
+                }),
             .source(id: "sleep", name: "Sleep and resume (boot-time clock, suspend_stats)") { options, _ in
                 SleepMonitor(root: options.sysfsRoot, eventLoop: options.eventLoop)
             },
@@ -57,15 +70,23 @@ extension SourceCatalog {
                 id: "inventory", name: "Inventory (cameras, sound, Bluetooth, modems, input)",
                 subsystems: InventoryMonitor.subsystems
             ) { options, devices in
-                // Under another sysfs root, /dev does not hold the tree's nodes: none is opened unless a --dev-root
-                // says where they are.
                 InventoryMonitor(
-                    sysfsRoot: options.sysfsRoot, procfsRoot: options.procfsRoot,
-                    deviceRoot: options.followsUevents || options.devRoot != "/dev" ? options.devRoot : nil,
+                    sysfsRoot: options.sysfsRoot, procfsRoot: options.procfsRoot, deviceRoot: options.deviceNodeRoot,
                     changes: devices?.readings,
                     eventLoop: options.eventLoop)
             },
         ]
+    }
+
+    private static let locationName = "Location (GNSS receiver, NMEA 0183)"
+
+    /// The location monitor of `options`: it opens no node of this machine's `/dev` under a fake sysfs tree.
+    private static func locationMonitor(_ options: Options) -> LocationMonitor {
+        guard let devRoot = options.deviceNodeRoot else {
+            return LocationMonitor(
+                root: options.sysfsRoot, refusingNodes: options.missingDeviceNodeRoot, eventLoop: options.eventLoop)
+        }
+        return LocationMonitor(root: options.sysfsRoot, devRoot: devRoot, eventLoop: options.eventLoop)
     }
 
     /// The power-supply source, refreshed by `power_supply` uevents under `/sys`.

@@ -12,7 +12,9 @@ extension SourceCatalog {
         /// The configuration directory, `/etc` by default: where the `device` source reads `os-release` (falling back
         /// to `usr/lib/os-release` beside it) and `machine-id`.
         public var etcRoot: String
-        /// The device-node directory, `/dev` by default: where the `switches` source opens `input/eventN`.
+        /// The device-node directory, `/dev` by default: where the `switches` source opens `input/eventN` and the
+        /// `inventory` asks video nodes. Beside another sysfs root the default `/dev` is not used (it holds this
+        /// machine's nodes, not the tree's): give the tree's own.
         public var devRoot: String
         /// The network namespace the netlink sources watch, or nil for the process's own: a name from
         /// `ip netns add` (looked up under `/var/run/netns`) or, when it holds a slash, a path such as
@@ -50,5 +52,16 @@ extension SourceCatalog {
 
         /// Whether uevents describe the tree being read: only under the machine's own `/sys`.
         var followsUevents: Bool { sysfsRoot == "/sys" }
+
+        /// Where the nodes of the devices the sysfs root describes are: ``devRoot`` under `/sys`, or when one was
+        /// given beside another sysfs root; nil under another sysfs root with the default `/dev`, whose nodes are
+        /// this machine's devices, not the tree's. The sources that open nodes (`switches`, `inventory`) open none
+        /// then.
+        var deviceNodeRoot: String? { followsUevents || devRoot != "/dev" ? devRoot : nil }
+
+        /// Why a source opened no device node under a sysfs root without its ``deviceNodeRoot``.
+        var missingDeviceNodeRoot: String {
+            "not opened, since \(sysfsRoot) is not this machine's /sys: give the tree's node directory (--dev-root)"
+        }
     }
 }

@@ -18,9 +18,10 @@ enum IIOHotplugEvent: Equatable {
             return
         }
         guard uevent.subsystem == "iio" else { return nil }
+        // IIO device names are ASCII: a name that is not UTF-8 is no IIO device.
         let name =
-            uevent.devname.flatMap { $0.split(separator: "/").last.map(String.init) }
-            ?? uevent.devpath.split(separator: "/").last.map(String.init)
+            uevent.devname?.string.flatMap { $0.split(separator: "/").last.map(String.init) }
+            ?? uevent.devpath.string?.split(separator: "/").last.map(String.init)
         guard let name, name.hasPrefix("iio:device") else { return nil }
         switch uevent.action {
         case .add, .bind, .change, .online: self = .appeared(id: name)

@@ -73,7 +73,7 @@ extension IIOSensorMonitor {
                 if let problem = IIOSampleCheck.problem(with: sample, kind: Kind.self) {
                     return unavailable("\(state.device.map { "\($0.id) (\($0.name))" } ?? name): \(problem)")
                 }
-                if case .polled = mode {
+                if case .polled = mode, !state.publishesEveryRead {
                     if state.lastPolledValues == sample.values { return nil }
                     state.lastPolledValues = sample.values
                 }

@@ -34,6 +34,8 @@ public final class IIOSensorMonitor<Kind: IIOSensorKind>: Source {
         var device: IIODevice?
         /// The values of the last published polled sample, to publish only changes.
         var lastPolledValues: [Double]?
+        /// Whether a polled sample equal to the last is published too.
+        var publishesEveryRead = false
         /// The reason of the last published sample error, so an error that repeats at the poll rate is published
         /// once; nil after a sample.
         var lastErrorReason: String?
@@ -131,6 +133,18 @@ public final class IIOSensorMonitor<Kind: IIOSensorKind>: Source {
             return state.sampler as? IIOPolledSampler
         }
         try sampler?.setInterval(interval)
+    }
+
+    /// Makes every poll publish its reading, or (the default) only a changed one.
+    ///
+    /// - Throws: ``SensorError/invalidArgument(name:value:reason:)`` in buffered mode, where every scan is published.
+    public func setPublishesEveryRead(_ every: Bool) throws(SensorError) {
+        guard case .polled = mode else {
+            throw .invalidArgument(
+                name: "publishesEveryRead", value: "\(every)",
+                reason: "\(name) is buffered: every scan the device produces is published")
+        }
+        state.withLock { $0.publishesEveryRead = every }
     }
 
     /// Reads the device now in polled mode (on the calling thread); does nothing in buffered mode, where scans

@@ -71,6 +71,14 @@ public final class OrientationMonitor: Source {
         try accelerometer.setUpdateInterval(interval)
     }
 
+    /// Throws: an orientation is published when it changes, however often the accelerometer is read.
+    ///
+    /// - Throws: ``SensorError/invalidArgument(name:value:reason:)`` always.
+    public func setPublishesEveryRead(_ every: Bool) throws(SensorError) {
+        throw .invalidArgument(
+            name: "publishesEveryRead", value: "\(every)", reason: "\(name) publishes changes of orientation only")
+    }
+
     /// Reads the accelerometer now; the orientation changes if the reading decides a new one.
     public func refresh() { accelerometer.refresh() }
 

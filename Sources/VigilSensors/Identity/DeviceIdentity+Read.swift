@@ -28,6 +28,10 @@ extension DeviceIdentity {
             EnvironmentFile(parsing: try SysfsFile.readText(paths.machineInfo)).values
         }
         let info = machineInfo ?? [:]
+        let cpuShowsAHypervisor = optional(&problems) { () throws(SensorError) in
+            Virtualization.cpuFlagsShowAHypervisor(
+                try SysfsFile.readLeadingText(paths.cpuinfo, count: Virtualization.cpuinfoHead))
+        }
         let container = ContainerDetection.detect(paths)
         // In a container the DMI tables are the host's: systemd-hostnamed names no hardware from them there.
         let hardware = container == nil ? dmi : nil
@@ -36,7 +40,8 @@ extension DeviceIdentity {
             prettyHostname: info["PRETTY_HOSTNAME"], deployment: info["DEPLOYMENT"], location: info["LOCATION"],
             iconName: info["ICON_NAME"], chassis: nil, chassisEvidence: nil,
             hardwareVendor: hardware?.vendor, hardwareModel: hardware?.model ?? deviceTree?.model,
-            virtualization: dmi.flatMap(Virtualization.hypervisor), container: container,
+            virtualization: dmi.flatMap(Virtualization.hypervisor)
+                ?? (cpuShowsAHypervisor == true ? Virtualization.unnamed : nil), container: container,
             dmi: dmi, deviceTree: deviceTree,
             acpiProfile: acpiProfile, operatingSystem: operatingSystem, kernel: .current(), bootID: bootID ?? nil,
             machineID: machineID ?? nil, problems: problems.map(\.description))

@@ -50,8 +50,9 @@ public struct DeviceIdentity: Sendable, Equatable, Encodable, CustomStringConver
     /// The hardware model, as `hostnamectl` shows it ("ThinkPad T14 Gen 1"); from DMI not in a container, as
     /// ``hardwareVendor``.
     public var hardwareModel: String?
-    /// The hypervisor named in the DMI strings, with `systemd-detect-virt`'s ids (`qemu`, `kvm`, `vmware`, …); nil
-    /// when DMI shows no sign of one, which does not prove bare metal.
+    /// The hypervisor named in the DMI strings, with `systemd-detect-virt`'s ids (`qemu`, `kvm`, `vmware`, …), else
+    /// `vm-other` when only the CPU's `hypervisor` flag in `<proc>/cpuinfo` shows one; nil when neither shows a sign,
+    /// which does not prove bare metal (only x86 has the flag).
     public var virtualization: String?
     /// The container this process runs in, with `systemd-detect-virt --container`'s ids (`docker`, `podman`, `lxc`,
     /// `wsl`, `container-other`, …), from the markers a container manager leaves; nil when none says so.

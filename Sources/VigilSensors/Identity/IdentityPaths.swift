@@ -17,6 +17,8 @@ package struct IdentityPaths: Sendable, Equatable {
     package var hostname: String { proc + "/sys/kernel/hostname" }
     /// `<proc>/sys/kernel/random/boot_id`.
     var bootID: String { proc + "/sys/kernel/random/boot_id" }
+    /// `<proc>/cpuinfo`, for the CPU's `hypervisor` flag.
+    var cpuinfo: String { proc + "/cpuinfo" }
     /// `<proc>/device-tree`.
     var deviceTree: String { proc + "/device-tree" }
     /// `<sys>/class/dmi/id`.

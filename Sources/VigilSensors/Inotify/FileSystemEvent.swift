@@ -5,11 +5,10 @@
 /// differ only in Unicode normalization are two different paths.
 ///
 /// As JSON (`Encodable`), an event is an object with `kind`, `path`, `isDirectory`, `time` (RFC 3339, see
-/// ``ReadingTime``), and `oldPath` when present. A path is a JSON string: its exact text when it is valid UTF-8 (the usual case, so `"path":"/tmp/a"`).
-/// When it is not, the string is only for display (each invalid sequence becomes U+FFFD) and a parallel field,
-/// `pathBytes` (or `oldPathBytes`), holds the path's exact bytes in standard base64 (RFC 4648, with padding): a reader
-/// that needs the real path decodes that field whenever it is present. Either way the line is valid JSON and nothing
-/// is lost.
+/// ``ReadingTime``), and `oldPath` when present. Paths are encoded as ``BytePath`` encodes: a path that is valid UTF-8
+/// (the usual case) is a JSON string, its exact text: `"path":"/tmp/a"`; a path that is not is an array of its byte
+/// values, as journald writes such a field: `"path":[47,116,109,112,47,99,97,102,233]`. So a JSON string is always
+/// the very name, never a look-alike with U+FFFD in place of the bytes it could not hold.
 public struct FileSystemEvent: Hashable, Sendable, Encodable, CustomStringConvertible {
     /// What happened.
     public enum Kind: String, Hashable, Sendable, Encodable, CaseIterable {
@@ -72,25 +71,6 @@ public struct FileSystemEvent: Hashable, Sendable, Encodable, CustomStringConver
         line += path.description
         if isDirectory { line += "/" }
         return line
-    }
-
-    private enum CodingKeys: String, CodingKey {
-        case kind, path, pathBytes, oldPath, oldPathBytes, isDirectory, time
-    }
-
-    /// Encodes the event as described in the type's discussion: `pathBytes`/`oldPathBytes` appear only for a path
-    /// that is not valid UTF-8.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(kind, forKey: .kind)
-        try container.encode(path.lossyString, forKey: .path)
-        if !path.isValidUTF8 { try container.encode(path.base64, forKey: .pathBytes) }
-        if let oldPath {
-            try container.encode(oldPath.lossyString, forKey: .oldPath)
-            if !oldPath.isValidUTF8 { try container.encode(oldPath.base64, forKey: .oldPathBytes) }
-        }
-        try container.encode(isDirectory, forKey: .isDirectory)
-        try container.encode(time, forKey: .time)
     }
 }
 

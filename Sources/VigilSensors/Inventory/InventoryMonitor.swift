@@ -96,7 +96,7 @@ public final class InventoryMonitor: PollingSource {
     /// devices), or lost events.
     static func isHotplug(_ event: DeviceEvent) -> Bool {
         guard let uevent = event.uevent else { return true }
-        guard subsystems.contains(uevent.subsystem) else { return false }
+        guard let subsystem = uevent.subsystem.string, subsystems.contains(subsystem) else { return false }
         guard uevent.subsystem == "net" else { return true }
         return uevent.action == .add || uevent.action == .remove || uevent.action == .move
     }

@@ -79,6 +79,13 @@ public protocol Source<Reading>: Monitor {
     /// - Throws: ``SensorError/invalidArgument(name:value:reason:)`` for an interval below 1 ms (zero and negative
     ///   included), or for a source that does not poll.
     func setUpdateInterval(_ interval: Duration) throws(SensorError)
+
+    /// Makes a polled source publish the reading of every poll, or (the default) only one that differs from the
+    /// reading before it; as `vmstat 1` prints a line each second whether or not anything changed.
+    ///
+    /// - Parameter every: Whether every read is published.
+    /// - Throws: ``SensorError/invalidArgument(name:value:reason:)`` for a source that does not poll.
+    func setPublishesEveryRead(_ every: Bool) throws(SensorError)
 }
 
 extension Source where Readings == BehaviorSubject<Reading> {
@@ -96,6 +103,15 @@ extension Source {
     public func setUpdateInterval(_ interval: Duration) throws(SensorError) {
         throw .invalidArgument(
             name: "updateInterval", value: "\(interval)",
+            reason: "\(name) is driven by kernel events and does not poll")
+    }
+
+    /// Throws: the source is driven by kernel events, and each of its readings is a change.
+    ///
+    /// - Throws: ``SensorError/invalidArgument(name:value:reason:)`` always.
+    public func setPublishesEveryRead(_ every: Bool) throws(SensorError) {
+        throw .invalidArgument(
+            name: "publishesEveryRead", value: "\(every)",
             reason: "\(name) is driven by kernel events and does not poll")
     }
 }

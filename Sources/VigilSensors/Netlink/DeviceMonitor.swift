@@ -157,8 +157,9 @@ public final class DeviceMonitor: Source, NetlinkDriven, Sendable {
     }
 
     private func accepts(_ event: Uevent) -> Bool {
-        guard subsystems.isEmpty || subsystems.contains(event.subsystem) else { return false }
-        guard devtypes.isEmpty || event.devtype.map(devtypes.contains) == true else { return false }
+        // Names that are not UTF-8 match no `String` of the filters.
+        guard subsystems.isEmpty || event.subsystem.string.map(subsystems.contains) == true else { return false }
+        guard devtypes.isEmpty || event.devtype?.string.map(devtypes.contains) == true else { return false }
         return true
     }
 }

@@ -2,8 +2,12 @@
 public struct NetworkInterface: Hashable, Sendable, Encodable, CustomStringConvertible {
     /// The interface index (`ifindex`), stable while the interface exists.
     public var index: Int
-    /// The name, for example `eth0`; it changes when the interface is renamed.
+    /// The name, for example `eth0`; it changes when the interface is renamed. A name that is not UTF-8 (the kernel
+    /// allows any bytes but `/`, `:` and white space) is written here with those bytes escaped as `ls -b` does; its
+    /// exact bytes are ``nameBytes``, and its JSON `name` is the array of them.
     public var name: String
+    /// The name's exact bytes.
+    public var nameBytes: BytePath
     /// What sort of device it is.
     public var kind: InterfaceKind
     /// The link kind the kernel names for virtual devices (`IFLA_INFO_KIND`: `veth`, `bridge`, …).
@@ -20,13 +24,26 @@ public struct NetworkInterface: Hashable, Sendable, Encodable, CustomStringConve
     public var addresses: [InterfaceAddress]
 
     /// Creates an interface record.
+    ///
+    /// - Parameters:
+    ///   - index: The interface index.
+    ///   - name: The name as text.
+    ///   - nameBytes: The name's exact bytes, when they are not `name`'s UTF-8.
+    ///   - kind: What sort of device it is.
+    ///   - linkKind: The kernel's link kind for a virtual device.
+    ///   - flags: The `IFF_*` flags.
+    ///   - operationalStatus: The RFC 2863 operational status.
+    ///   - mtu: The MTU in bytes.
+    ///   - hardwareAddress: The hardware address as colon-separated hex.
+    ///   - addresses: The interface's addresses.
     public init(
-        index: Int, name: String, kind: InterfaceKind, linkKind: String? = nil, flags: InterfaceFlags,
-        operationalStatus: OperationalStatus, mtu: Int? = nil, hardwareAddress: String? = nil,
+        index: Int, name: String, nameBytes: BytePath? = nil, kind: InterfaceKind, linkKind: String? = nil,
+        flags: InterfaceFlags, operationalStatus: OperationalStatus, mtu: Int? = nil, hardwareAddress: String? = nil,
         addresses: [InterfaceAddress] = []
     ) {
         self.index = index
         self.name = name
+        self.nameBytes = nameBytes ?? BytePath(name)
         self.kind = kind
         self.linkKind = linkKind
         self.flags = flags
@@ -70,7 +87,8 @@ public struct NetworkInterface: Hashable, Sendable, Encodable, CustomStringConve
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(index, forKey: .index)
-        try container.encode(name, forKey: .name)
+        // Its exact bytes: text when UTF-8, else the array of byte values (see BytePath), never a look-alike.
+        try container.encode(nameBytes, forKey: .name)
         try container.encode(kind, forKey: .kind)
         try container.encodeIfPresent(linkKind, forKey: .linkKind)
         try container.encode(state, forKey: .state)

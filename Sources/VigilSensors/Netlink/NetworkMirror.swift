@@ -1,7 +1,8 @@
 import CLinuxSupport
 import Glibc
 
-/// A copy of the kernel's links, addresses and default routes, kept current by applying rtnetlink messages.
+/// A copy of the kernel's links, addresses and routes (unicast, outside the `local` table), kept current by applying
+/// rtnetlink messages; at most ``NetworkPath/routeLimit`` routes besides the default routes, the rest only counted.
 ///
 /// It is a pure value: ``apply(_:)`` changes it, ``path`` reads it. Where the kernel drops state without telling
 /// (IPv4 routes through a link that goes down, or through a link that loses its last IPv4 address), the mirror drops
@@ -10,23 +11,32 @@ package struct NetworkMirror: Sendable {
     private var links: [Int: RouteMessage.Link] = [:]
     private var kinds: [Int: InterfaceKind] = [:]
     private var addresses: [Int: [InterfaceAddress]] = [:]
-    private var routes: [DefaultRoute] = []
+    private var routes: [Route] = []
+    /// Routes beyond the limit, counted but not kept: a full routing table would make every message and snapshot
+    /// cost time and memory in proportion to it. Approximate once such routes go away with their link.
+    private var omittedRoutes = 0
+    private var keptOrdinaryRoutes: Int { routes.count { !$0.isDefault } }
+    /// The most routes kept besides the default routes: ``NetworkPath/routeLimit``, smaller in tests.
+    private let routeLimit: Int
     private let sysfsRoot: String?
 
     /// Creates an empty mirror.
     ///
-    /// - Parameter sysfsRoot: Where to look up whether an Ethernet-type interface is Wi-Fi
-    ///   (`ROOT/class/net/NAME/wireless` or `phy80211`), normally `/sys`. Pass `nil` when the links live in another
-    ///   network namespace than the one sysfs shows, so a name clash cannot mislead.
-    package init(sysfsRoot: String? = "/sys") {
+    /// - Parameters:
+    ///   - sysfsRoot: Where to look up whether an Ethernet-type interface is Wi-Fi
+    ///     (`ROOT/class/net/NAME/wireless` or `phy80211`), normally `/sys`. Pass `nil` when the links live in another
+    ///     network namespace than the one sysfs shows, so a name clash cannot mislead.
+    ///   - routeLimit: The most routes kept besides the default routes.
+    package init(sysfsRoot: String? = "/sys", routeLimit: Int = NetworkPath.routeLimit) {
         self.sysfsRoot = sysfsRoot
+        self.routeLimit = routeLimit
     }
 
     /// Applies one message; ``RouteMessage/done`` and ``RouteMessage/error(errno:)`` change nothing.
     package mutating func apply(_ message: RouteMessage) {
         switch message {
         case .newLink(let link):
-            if links[link.index]?.name != link.name || links[link.index]?.linkKind != link.linkKind
+            if links[link.index]?.nameBytes != link.nameBytes || links[link.index]?.linkKind != link.linkKind
                 || links[link.index]?.hardwareType != link.hardwareType
             {
                 kinds[link.index] = classify(link)
@@ -71,15 +81,17 @@ package struct NetworkMirror: Sendable {
     package var path: NetworkPath {
         let interfaces = links.values.sorted { $0.index < $1.index }.map { link in
             NetworkInterface(
-                index: link.index, name: link.name, kind: kinds[link.index] ?? .other, linkKind: link.linkKind,
+                index: link.index, name: link.name, nameBytes: link.nameBytes, kind: kinds[link.index] ?? .other,
+                linkKind: link.linkKind,
                 flags: link.flags, operationalStatus: link.operationalStatus, mtu: link.mtu,
                 hardwareAddress: link.hardwareAddress.flatMap(Self.formatHardwareAddress),
                 addresses: addresses[link.index] ?? [])
         }
         let sortedRoutes = routes.sorted {
-            ($0.family, $0.metric, $0.table, $0.typeOfService) < ($1.family, $1.metric, $1.table, $1.typeOfService)
+            ($0.family, $0.metric, $0.table, $0.typeOfService, $0.prefixLength, $0.destination)
+                < ($1.family, $1.metric, $1.table, $1.typeOfService, $1.prefixLength, $1.destination)
         }
-        return NetworkPath(interfaces: interfaces, defaultRoutes: sortedRoutes)
+        return NetworkPath(interfaces: interfaces, routes: sortedRoutes, omittedRoutes: omittedRoutes)
     }
 
     /// Adds a route as the kernel does.
@@ -88,7 +100,13 @@ package struct NetworkMirror: Sendable {
     /// one more alias. IPv6 (`fib6_add_rt2node`): a route whose paths all have gateways joins a route of the same key
     /// as more paths of one multipath route (the kernel announces each `ip -6 route append` as its own message), and
     /// `NLM_F_REPLACE` replaces every path of that key.
-    private mutating func addRoute(_ route: DefaultRoute, replace: Bool) {
+    private mutating func addRoute(_ route: Route, replace: Bool) {
+        if !route.isDefault, routes.count >= routeLimit, keptOrdinaryRoutes >= routeLimit,
+            !routes.contains(where: { $0.hasSameKey(as: route) })
+        {
+            omittedRoutes += 1
+            return
+        }
         switch route.family {
         case .ipv4:
             if replace, let index = routes.firstIndex(where: { $0.hasSameKey(as: route) }) {
@@ -115,7 +133,7 @@ package struct NetworkMirror: Sendable {
 
     /// Removes a route, or for IPv6 the paths it names, as the kernel does: deleting one path of an IPv6 multipath
     /// route leaves the others.
-    private mutating func deleteRoute(_ route: DefaultRoute) {
+    private mutating func deleteRoute(_ route: Route) {
         if route.family == .ipv6,
             let index = routes.firstIndex(where: { existing in
                 existing.hasSameKey(as: route)
@@ -132,6 +150,8 @@ package struct NetworkMirror: Sendable {
             $0.hasSameKey(as: route) && $0.interfaceIndexes == route.interfaceIndexes
         }) {
             routes.remove(at: similar)
+        } else if !route.isDefault, omittedRoutes > 0 {
+            omittedRoutes -= 1
         }
     }
 
@@ -149,17 +169,19 @@ package struct NetworkMirror: Sendable {
         switch Int32(link.hardwareType) {
         case ARPHRD_LOOPBACK: return .loopback
         case _ where link.linkKind != nil: return .virtual
-        case ARPHRD_ETHER: return isWireless(link.name) ? .wireless : .ethernet
+        case ARPHRD_ETHER: return isWireless(link.nameBytes) ? .wireless : .ethernet
         case ARPHRD_IEEE80211, ARPHRD_IEEE80211_PRISM, ARPHRD_IEEE80211_RADIOTAP: return .wireless
         case ARPHRD_NONE, ARPHRD_VOID: return .virtual
         default: return .other
         }
     }
 
-    private func isWireless(_ name: String) -> Bool {
-        guard let sysfsRoot, !name.contains("/"), name != ".", name != ".." else { return false }
-        let directory = sysfsRoot + "/class/net/" + name
-        return access(directory + "/wireless", F_OK) == 0 || access(directory + "/phy80211", F_OK) == 0
+    private func isWireless(_ name: BytePath) -> Bool {
+        guard let sysfsRoot, !name.bytes.contains(UInt8(ascii: "/")), name != ".", name != ".." else { return false }
+        let directory = BytePath(sysfsRoot + "/class/net").appending(name)
+        return ["wireless", "phy80211"].contains { entry in
+            directory.appending(BytePath(entry)).withCString { access($0, F_OK) == 0 }
+        }
     }
 
     private static func formatHardwareAddress(_ bytes: [UInt8]) -> String? {

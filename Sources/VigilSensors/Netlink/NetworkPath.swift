@@ -1,5 +1,5 @@
-/// A snapshot of the machine's network: every interface with its addresses, the default routes, and the answer to
-/// "am I connected?".
+/// A snapshot of the machine's network: every interface with its addresses, every route, and the answer to "am I
+/// connected?".
 ///
 /// A ``NetworkMonitor`` publishes paths as the values of its ``SensorReading``s, like every state source: the reading
 /// is `pending` until the monitor's first dump of the kernel's tables completes, and `unavailable` with a reason while
@@ -10,27 +10,42 @@
 public struct NetworkPath: Hashable, Sendable, Encodable, CustomStringConvertible {
     /// Every interface, in index order.
     public var interfaces: [NetworkInterface]
-    /// The default routes (IPv4 and IPv6, any table but `local`), IPv4 first, then by metric.
-    public var defaultRoutes: [DefaultRoute]
+    /// Every unicast route (IPv4 and IPv6, any table but `local`), IPv4 first, then by metric, table and
+    /// destination.
+    public var routes: [Route]
+    /// Routes left out of ``routes`` because the mirror holds at most ``routeLimit`` routes that are not default
+    /// routes (a router with a full BGP table has about a million): 0 on every ordinary machine. Default routes are
+    /// always kept, so ``status`` never depends on this.
+    public var omittedRoutes: Int
     /// When the path was published: when the mirror it reflects changed.
     public var time: ReadingTime
 
-    /// Creates a path from interfaces and default routes.
+    /// Creates a path from interfaces and routes.
     ///
     /// - Parameters:
     ///   - interfaces: The interfaces, with their addresses.
-    ///   - defaultRoutes: The default routes.
+    ///   - routes: The routes, default or not.
+    ///   - omittedRoutes: Routes left out of `routes` for the limit.
     ///   - time: When the path was taken; now by default.
-    public init(interfaces: [NetworkInterface] = [], defaultRoutes: [DefaultRoute] = [], time: ReadingTime = .now()) {
+    public init(
+        interfaces: [NetworkInterface] = [], routes: [Route] = [], omittedRoutes: Int = 0, time: ReadingTime = .now()
+    ) {
         self.interfaces = interfaces
-        self.defaultRoutes = defaultRoutes
+        self.routes = routes
+        self.omittedRoutes = omittedRoutes
         self.time = time
     }
+
+    /// The most routes other than default routes a ``NetworkMonitor`` keeps; more are counted in ``omittedRoutes``.
+    public static let routeLimit = 4096
+
+    /// The default routes among ``routes``, in the same order: the ones ``status`` looks at.
+    public var defaultRoutes: [Route] { routes.filter(\.isDefault) }
 
     /// Whether this path says the same as `other`: everything but the time is equal.
     func hasSameContent(as other: NetworkPath?) -> Bool {
         guard let other else { return false }
-        return interfaces == other.interfaces && defaultRoutes == other.defaultRoutes
+        return interfaces == other.interfaces && routes == other.routes && omittedRoutes == other.omittedRoutes
     }
 
     /// The interface with this index, if any.
@@ -42,7 +57,8 @@ public struct NetworkPath: Hashable, Sendable, Encodable, CustomStringConvertibl
     /// The interfaces that satisfy the path: up with carrier, a usable global address, and a default route of that
     /// address's family out through them.
     public var connectedInterfaces: [NetworkInterface] {
-        interfaces.filter { interface in
+        let defaultRoutes = defaultRoutes
+        return interfaces.filter { interface in
             let families = Self.routableFamilies(of: interface)
             return defaultRoutes.contains { route in
                 families.contains(route.family) && route.interfaceIndexes.contains(interface.index)
@@ -71,7 +87,8 @@ public struct NetworkPath: Hashable, Sendable, Encodable, CustomStringConvertibl
         return Set(interface.addresses.filter { $0.isUsable && $0.scope == .global }.map(\.address.family))
     }
 
-    /// For example `satisfied via eth0; lo: carrier; eth0: routable 192.0.2.10/24; default ipv4 via 192.0.2.1 dev eth0`.
+    /// For example `satisfied via eth0; lo: carrier; eth0: routable 192.0.2.10/24; default ipv4 via 192.0.2.1 dev eth0`
+    /// (the default routes only: the rest would drown the summary).
     public var description: String {
         var parts: [String] = [status.description]
         let connected = connectedInterfaces.map(\.name)
@@ -83,10 +100,13 @@ public struct NetworkPath: Hashable, Sendable, Encodable, CustomStringConvertibl
         for route in defaultRoutes {
             parts.append(route.description(naming: { index in self.interface(index: index)?.name }))
         }
+        if omittedRoutes > 0 { parts.append("\(omittedRoutes) more routes not kept") }
         return parts.joined(separator: "; ")
     }
 
-    private enum CodingKeys: String, CodingKey { case status, isConnected, interfaces, defaultRoutes, time }
+    private enum CodingKeys: String, CodingKey {
+        case status, isConnected, interfaces, defaultRoutes, routes, omittedRoutes, time
+    }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
@@ -94,6 +114,8 @@ public struct NetworkPath: Hashable, Sendable, Encodable, CustomStringConvertibl
         try container.encode(isConnected, forKey: .isConnected)
         try container.encode(interfaces, forKey: .interfaces)
         try container.encode(defaultRoutes, forKey: .defaultRoutes)
+        try container.encode(routes, forKey: .routes)
+        if omittedRoutes > 0 { try container.encode(omittedRoutes, forKey: .omittedRoutes) }
         try container.encode(time, forKey: .time)
     }
 }

@@ -1,11 +1,13 @@
-/// One decoded rtnetlink message: a link, address or default-route change, or the end or error of a request.
+/// One decoded rtnetlink message: a link, address or route change, or the end or error of a request.
 package enum RouteMessage: Hashable, Sendable {
     /// A link as `RTM_NEWLINK` or `RTM_DELLINK` reports it (without addresses, which come separately).
     package struct Link: Hashable, Sendable {
         /// The interface index.
         package var index: Int
-        /// `IFLA_IFNAME`.
-        package var name: String
+        /// `IFLA_IFNAME`, its exact bytes: the kernel takes any but `/`, `:`, NUL and white space, UTF-8 or not.
+        package var nameBytes: BytePath
+        /// The name as text: itself when it is UTF-8, else with the other bytes escaped as `ls -b` does.
+        package var name: String { nameBytes.displayText }
         /// The `ARPHRD_*` device type (`ifi_type`).
         package var hardwareType: UInt16
         /// `ifi_flags`.
@@ -21,12 +23,12 @@ package enum RouteMessage: Hashable, Sendable {
 
         /// Creates a link record.
         package init(
-            index: Int, name: String, hardwareType: UInt16, flags: InterfaceFlags,
+            index: Int, name: BytePath, hardwareType: UInt16, flags: InterfaceFlags,
             operationalStatus: OperationalStatus = .unknown, mtu: Int? = nil, hardwareAddress: [UInt8]? = nil,
             linkKind: String? = nil
         ) {
             self.index = index
-            self.name = name
+            self.nameBytes = name
             self.hardwareType = hardwareType
             self.flags = flags
             self.operationalStatus = operationalStatus
@@ -44,10 +46,10 @@ package enum RouteMessage: Hashable, Sendable {
     case newAddress(InterfaceAddress)
     /// `RTM_DELADDR`: an address went away.
     case deleteAddress(InterfaceAddress)
-    /// `RTM_NEWROUTE` for a default route.
-    case newRoute(DefaultRoute, replace: Bool)
-    /// `RTM_DELROUTE` for a default route.
-    case deleteRoute(DefaultRoute)
+    /// `RTM_NEWROUTE` for a unicast route outside the `local` table.
+    case newRoute(Route, replace: Bool)
+    /// `RTM_DELROUTE` for a unicast route outside the `local` table.
+    case deleteRoute(Route)
     /// `NLMSG_DONE`: the end of a dump.
     case done
     /// `NLMSG_ERROR`: the answer to a request; `errno` 0 is an acknowledgement.

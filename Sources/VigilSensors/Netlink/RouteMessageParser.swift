@@ -4,7 +4,8 @@ import Glibc
 /// Decodes rtnetlink datagrams into ``RouteEnvelope`` values, skipping what it cannot use.
 ///
 /// The parser never traps: a truncated or malformed message is skipped and counted in ``Result/malformed``; a
-/// well-formed message Vigil does not use (another message type, a non-default route, a bridge-port link message)
+/// well-formed message Vigil does not use (another message type, a route of the `local` table or of another type
+/// than unicast, a bridge-port link message)
 /// is counted in ``Result/ignored``. It is pure: bytes in, values out.
 package enum RouteMessageParser {
     /// What one datagram held.
@@ -103,7 +104,11 @@ package enum RouteMessageParser {
         else { return .malformed }
         // AF_BRIDGE messages describe bridge ports, not links; a DELLINK of that family does not delete the link.
         guard Int32(family) == AF_UNSPEC else { return .ignored }
-        guard index > 0, let name = attributes.string(UInt16(IFLA_IFNAME)), !name.isEmpty else { return .malformed }
+        guard index > 0, let raw = attributes.raw(UInt16(IFLA_IFNAME)), raw.first != 0, !raw.isEmpty else {
+            return .malformed
+        }
+        // The exact bytes up to the terminating NUL: a name need not be UTF-8.
+        let name = BytePath(bytes: raw.prefix { $0 != 0 })
         var link = RouteMessage.Link(
             index: Int(index), name: name, hardwareType: type, flags: InterfaceFlags(rawValue: flags))
         link.operationalStatus = attributes.uint8(UInt16(IFLA_OPERSTATE)).flatMap(OperationalStatus.init) ?? .unknown
@@ -154,24 +159,30 @@ package enum RouteMessageParser {
         else { return .malformed }
         guard let family = IPAddress.Family(addressFamily: rawFamily) else { return .ignored }
         let table = attributes.uint32(UInt16(RTA_TABLE.rawValue)) ?? UInt32(smallTable)
-        // Only unicast default routes outside the local table say where traffic to the internet goes.
-        guard destinationLength == 0, Int32(type) == Int32(RTN_UNICAST), table != UInt32(RT_TABLE_LOCAL.rawValue)
-        else { return .ignored }
+        // The local table holds the machine's own and broadcast addresses, which the address messages already say.
+        guard Int32(type) == Int32(RTN_UNICAST), table != UInt32(RT_TABLE_LOCAL.rawValue) else { return .ignored }
+        guard Int(destinationLength) <= family.byteCount * 8 else { return .malformed }
+        var destination: IPAddress?
+        if let raw = attributes.raw(UInt16(RTA_DST.rawValue)) {
+            guard let address = IPAddress(family: family, bytes: raw) else { return .malformed }
+            destination = address
+        }
         let gateway = attributes.raw(UInt16(RTA_GATEWAY.rawValue)).map { IPAddress(family: family, bytes: $0) }
         if case .some(.none) = gateway { return .malformed }
         let outputIndex = attributes.uint32(UInt16(RTA_OIF.rawValue)).map(Int.init)
-        var hops: [DefaultRoute.NextHop] = []
+        var hops: [Route.NextHop] = []
         if let multipath = attributes[UInt16(RTA_MULTIPATH.rawValue)] {
             guard let decoded = decodeNextHops(multipath, family: family, in: bytes) else { return .malformed }
             // Every path is dead (its link is down): the route carries nothing, and the kernel removes it soon.
             guard !decoded.isEmpty else { return .ignored }
             hops = decoded
         } else {
-            hops = [DefaultRoute.NextHop(gateway: gateway ?? nil, interfaceIndex: outputIndex)]
+            hops = [Route.NextHop(gateway: gateway ?? nil, interfaceIndex: outputIndex)]
         }
         let metric = attributes.uint32(UInt16(RTA_PRIORITY.rawValue)).map(Int.init) ?? 0
-        let route = DefaultRoute(
-            family: family, table: Int(table), metric: metric,
+        let route = Route(
+            family: family, destination: destination, prefixLength: Int(destinationLength), table: Int(table),
+            metric: metric,
             typeOfService: family == .ipv4 ? Int(typeOfService) : 0, nextHops: hops)
         let replace = header.flags & UInt16(NLM_F_REPLACE) != 0
         return .message(
@@ -182,9 +193,9 @@ package enum RouteMessageParser {
     // RTNH_F_DEAD (its link is down) is left out, as the mirror drops it when the link goes down; `nil` when the
     // list is malformed or empty, an empty array when every path is dead.
     private static func decodeNextHops(_ range: Range<Int>, family: IPAddress.Family, in bytes: NetlinkBytes)
-        -> [DefaultRoute.NextHop]?
+        -> [Route.NextHop]?
     {
-        var hops: [DefaultRoute.NextHop] = []
+        var hops: [Route.NextHop] = []
         var count = 0
         var offset = range.lowerBound
         while range.upperBound - offset >= 8 {
@@ -202,7 +213,7 @@ package enum RouteMessageParser {
             count += 1
             if flags & UInt8(RTNH_F_DEAD) == 0 {
                 hops.append(
-                    DefaultRoute.NextHop(
+                    Route.NextHop(
                         gateway: gateway, interfaceIndex: index > 0 ? Int(index) : nil, weight: Int(weight) + 1))
             }
             offset += NetlinkBytes.align(Int(length))

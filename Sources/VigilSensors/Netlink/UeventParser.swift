@@ -1,7 +1,8 @@
 /// Decodes kernel uevent datagrams (`action@devpath\0KEY=VALUE\0…`).
 ///
-/// Messages in udev's own format (starting with `libudev\0`) are rejected: they come from a user-space daemon, and
-/// Vigil trusts only the kernel. The parser never traps; anything it cannot use yields `nil`.
+/// Values keep their exact bytes (see ``Uevent``). Messages in udev's own format (starting with `libudev\0`) are
+/// rejected: they come from a user-space daemon, and Vigil trusts only the kernel. The parser never traps; anything it
+/// cannot use yields `nil`.
 package enum UeventParser {
     private static let udevMagic: [UInt8] = Array("libudev".utf8) + [0]
 
@@ -10,21 +11,24 @@ package enum UeventParser {
         guard !bytes.isEmpty, !bytes.starts(with: udevMagic) else { return nil }
         let fields = bytes.split(separator: 0, omittingEmptySubsequences: true)
         guard let summary = fields.first, let at = summary.firstIndex(of: UInt8(ascii: "@")) else { return nil }
-        let headerAction = String(decoding: summary[summary.startIndex..<at], as: UTF8.self)
-        let headerPath = String(decoding: summary[(at + 1)...], as: UTF8.self)
-        var properties: [String: String] = [:]
+        let headerAction = BytePath(bytes: summary[summary.startIndex..<at])
+        let headerPath = BytePath(bytes: summary[(at + 1)...])
+        var properties: [String: BytePath] = [:]
         for field in fields.dropFirst() {
-            guard let equals = field.firstIndex(of: UInt8(ascii: "=")), equals > field.startIndex else { return nil }
-            let key = String(decoding: field[field.startIndex..<equals], as: UTF8.self)
-            properties[key] = String(decoding: field[(equals + 1)...], as: UTF8.self)
+            guard let equals = field.firstIndex(of: UInt8(ascii: "=")), equals > field.startIndex,
+                // The kernel's property names are ASCII identifiers; one that is not UTF-8 could only be kept as a
+                // look-alike, so the datagram is malformed.
+                let key = String(validating: field[field.startIndex..<equals], as: UTF8.self)
+            else { return nil }
+            properties[key] = BytePath(bytes: field[(equals + 1)...])
         }
         guard let actionText = properties["ACTION"], actionText == headerAction,
-            let action = Uevent.Action(rawValue: actionText), let devpath = properties["DEVPATH"],
-            devpath == headerPath, devpath.hasPrefix("/"), let subsystem = properties["SUBSYSTEM"]
+            let action = actionText.string.flatMap(Uevent.Action.init(rawValue:)), let devpath = properties["DEVPATH"],
+            devpath == headerPath, devpath.bytes.first == UInt8(ascii: "/"), let subsystem = properties["SUBSYSTEM"]
         else { return nil }
         var seqnum: UInt64?
         if let text = properties["SEQNUM"] {
-            guard let value = UInt64(text) else { return nil }
+            guard let value = text.string.flatMap({ UInt64($0) }) else { return nil }
             seqnum = value
         }
         return Uevent(

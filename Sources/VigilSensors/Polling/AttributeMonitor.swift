@@ -75,6 +75,9 @@ where Value: Sendable & Equatable & Encodable & CustomStringConvertible {
     ///
     /// - Throws: ``SensorError/invalidArgument(name:value:reason:)`` for an interval below 1 ms.
     public func setUpdateInterval(_ interval: Duration) throws(SensorError) { try watch.driver.setInterval(interval) }
+
+    /// Makes every read (each poll, each notification) publish its reading, or only a changed one.
+    public func setPublishesEveryRead(_ every: Bool) { watch.driver.setPublishesEveryRead(every) }
 }
 
 extension AttributeMonitor where Value == Int {

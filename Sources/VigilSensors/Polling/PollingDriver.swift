@@ -4,8 +4,8 @@ import Vigil
 ///
 /// `read` runs on the event-loop thread (or the caller's thread for ``refresh()``), never under the driver's lock;
 /// it returns `nil` when it has nothing to report yet (a first CPU sample). A reading is stamped when its read
-/// returns; one whose status equals the current one is not published again, so subscribers see changes only. A
-/// failed read publishes `unavailable` and polling goes on.
+/// returns; one whose status equals the current one is not published again, so subscribers see changes only (unless
+/// every read is asked for). A failed read publishes `unavailable` and polling goes on.
 final class PollingDriver<Value>: Sendable where Value: Sendable & Equatable & Encodable & CustomStringConvertible {
     private struct State {
         var running = false
@@ -21,6 +21,8 @@ final class PollingDriver<Value>: Sendable where Value: Sendable & Equatable & E
         var ticket = 0
         var publishedTicket = 0
         var last: SensorReading<Value> = .pending
+        /// Whether a reading equal to the last is published too (``setPublishesEveryRead(_:)``).
+        var publishesEveryRead = false
     }
 
     let readings: BehaviorSubject<SensorReading<Value>>
@@ -115,6 +117,11 @@ final class PollingDriver<Value>: Sendable where Value: Sendable & Equatable & E
         }
     }
 
+    /// Makes every read publish its reading, or only a changed one.
+    func setPublishesEveryRead(_ every: Bool) {
+        state.withLock { $0.publishesEveryRead = every }
+    }
+
     /// Cancels this run's timer and schedules a new one at the current interval, outside the lock.
     ///
     /// The old registration is taken out under the lock and cancelled after it; the new one is kept only if the run
@@ -176,9 +183,9 @@ final class PollingDriver<Value>: Sendable where Value: Sendable & Equatable & E
             next = .unavailable(reason: error.description)
         }
         let changed = state.withLock { state in
-            guard state.running, start.ticket > state.publishedTicket, state.last.status != next.status else {
-                return false
-            }
+            guard state.running, start.ticket > state.publishedTicket,
+                state.publishesEveryRead || state.last.status != next.status
+            else { return false }
             state.publishedTicket = start.ticket
             state.last = next
             return true

@@ -35,4 +35,7 @@ extension PollingSource {
     ///
     /// - Throws: ``SensorError/invalidArgument(name:value:reason:)`` for an interval below 1 ms.
     public func setUpdateInterval(_ interval: Duration) throws(SensorError) { try driver.setInterval(interval) }
+
+    /// Makes every poll publish its reading, or (the default) only a reading that changed.
+    public func setPublishesEveryRead(_ every: Bool) { driver.setPublishesEveryRead(every) }
 }

@@ -1,3 +1,5 @@
+import Glibc
+
 /// Cumulative CPU time counters from one `cpu` line of `/proc/stat`.
 ///
 /// Units: clock ticks (`USER_HZ`, normally 1/100 s). Only differences between two samples mean anything; see
@@ -9,9 +11,29 @@ public struct CPUTimes: Sendable, Equatable {
     public let busy: UInt64
     /// Ticks spent idle, including waiting for I/O.
     public let idle: UInt64
+    /// The cumulative ticks of each mode, in the kernel's order: user, nice, system, idle, iowait, irq, softirq,
+    /// steal (guest time is inside user and nice); a mode an older kernel does not report is 0.
+    public let modeTicks: [UInt64]
+
+    /// The modes of ``modeTicks``, by the names node_exporter gives them.
+    public static let modes = ["user", "nice", "system", "idle", "iowait", "irq", "softirq", "steal"]
+
+    /// Creates counters; `modeTicks` defaults to `busy` as user time and `idle` as idle time.
+    public init(core: Int?, busy: UInt64, idle: UInt64, modeTicks: [UInt64]? = nil) {
+        self.core = core
+        self.busy = busy
+        self.idle = idle
+        self.modeTicks = modeTicks ?? [busy, 0, 0, idle, 0, 0, 0, 0]
+    }
 
     /// All ticks counted.
     public var total: UInt64 { busy &+ idle }
+
+    /// The kernel's `USER_HZ`, the unit of `/proc/stat` (100 on every Linux architecture in use).
+    public static let ticksPerSecond: Double = {
+        let ticks = sysconf(Int32(_SC_CLK_TCK))
+        return ticks > 0 ? Double(ticks) : 100
+    }()
 
     /// Parses the `cpu` lines of `/proc/stat` text: the total first, then each core in order.
     ///
@@ -61,7 +83,7 @@ public struct CPUTimes: Sendable, Equatable {
                 throw SensorError.valueOutOfRange(
                     path: path, value: String(line), range: "tick counters whose sum fits in 64 bits")
             }
-            result.append(CPUTimes(core: core, busy: busy, idle: idle))
+            result.append(CPUTimes(core: core, busy: busy, idle: idle, modeTicks: (0..<modes.count).map(value)))
         }
         guard result.first?.core == nil, !result.isEmpty else {
             throw SensorError.malformedValue(path: path, text: String(text.prefix(64)), expected: "a total cpu line")

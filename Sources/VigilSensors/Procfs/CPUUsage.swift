@@ -7,6 +7,42 @@ public struct CPUUsage: Sendable, Equatable, Encodable, CustomStringConvertible 
     /// The fraction of each core's time spent busy, by core number; a core that went offline between the samples is
     /// left out.
     public let cores: [Core]
+    /// Each core's cumulative time in each mode since boot, in seconds, from the later sample: counters, for a rate
+    /// over any window (node_exporter's `node_cpu_seconds_total`). Not in the JSON encoding, which stays one line a
+    /// reading of ratios.
+    public let times: [CoreTimes]
+    /// The load average (`<proc>/loadavg`) read with the later sample; nil where it cannot be read.
+    public let loadAverage: LoadAverage?
+
+    /// One core's cumulative time by mode.
+    public struct CoreTimes: Sendable, Equatable {
+        /// The core number (N in `cpuN`).
+        public let core: Int
+        /// Seconds in each mode of ``CPUTimes/modes``, in that order.
+        public let seconds: [Double]
+    }
+
+    /// The numbers of runnable and uninterruptible tasks averaged over 1, 5 and 15 minutes, as `uptime` shows them.
+    public struct LoadAverage: Sendable, Equatable, Encodable {
+        /// Over the last minute.
+        public let one: Double
+        /// Over the last 5 minutes.
+        public let five: Double
+        /// Over the last 15 minutes.
+        public let fifteen: Double
+
+        /// Parses `/proc/loadavg` text (`0.52 0.58 0.59 1/123 4567`); nil when its first three fields are not
+        /// finite, non-negative numbers.
+        public init?(parsing text: String) {
+            let fields = text.split(separator: " ", maxSplits: 3).prefix(3).compactMap { Double($0) }
+            guard fields.count == 3, fields.allSatisfy({ $0.isFinite && $0 >= 0 }) else { return nil }
+            (one, five, fifteen) = (fields[0], fields[1], fields[2])
+        }
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case total, cores, loadAverage
+    }
 
     /// One core's use.
     public struct Core: Sendable, Equatable, Encodable {
@@ -29,7 +65,20 @@ public struct CPUUsage: Sendable, Equatable, Encodable, CustomStringConvertible 
     /// went backwards, its few ticks made cores at 0 % and 100 % total 48.7 %, and the aggregate line is summed from
     /// rounded per-core figures at a slightly different moment. Only without a usable core line (a sample with the
     /// total line alone) does the total come from the aggregate line.
-    public init(from earlier: [CPUTimes], to later: [CPUTimes]) {
+    ///
+    /// - Parameters:
+    ///   - earlier: The earlier sample.
+    ///   - later: The later sample, whose counters ``times`` holds.
+    ///   - loadAverage: The load average read with the later sample.
+    ///   - ticksPerSecond: The kernel's `USER_HZ`, the unit of `/proc/stat`: `sysconf(_SC_CLK_TCK)`.
+    public init(
+        from earlier: [CPUTimes], to later: [CPUTimes], loadAverage: LoadAverage? = nil,
+        ticksPerSecond: Double = CPUTimes.ticksPerSecond
+    ) {
+        self.loadAverage = loadAverage
+        times = later.compactMap { times in
+            times.core.map { CoreTimes(core: $0, seconds: times.modeTicks.map { Double($0) / ticksPerSecond }) }
+        }
         /// Busy and busy-plus-idle ticks elapsed, or nil when the core was re-plugged or did not move.
         func delta(_ before: CPUTimes?, _ after: CPUTimes) -> (busy: Double, total: Double)? {
             guard let before, after.busy >= before.busy else { return nil }
@@ -53,7 +102,13 @@ public struct CPUUsage: Sendable, Equatable, Encodable, CustomStringConvertible 
     }
 
     public var description: String {
-        "CPU " + UnitFormat.percent(total) + " ("
+        var line =
+            "CPU " + UnitFormat.percent(total) + " ("
             + cores.map { "cpu\($0.core) " + UnitFormat.percent($0.busy) }.joined(separator: ", ") + ")"
+        if let loadAverage {
+            let figures = [loadAverage.one, loadAverage.five, loadAverage.fifteen].map { UnitFormat.fixed($0, 2) }
+            line += ", load " + figures.joined(separator: " ")
+        }
+        return line
     }
 }

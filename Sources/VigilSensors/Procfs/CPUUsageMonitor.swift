@@ -16,6 +16,7 @@ extension PolledMonitor where Value == CPUUsage {
         root: String = "/proc", updateInterval: Duration = .seconds(1), eventLoop: EventLoop = .shared
     ) {
         let path = root + "/stat"
+        let loadPath = root + "/loadavg"
         let previous = FutexMutex<[CPUTimes]?>(nil)
         self.init(
             name: "CPU", updateInterval: updateInterval, eventLoop: eventLoop,
@@ -27,7 +28,10 @@ extension PolledMonitor where Value == CPUUsage {
                     defer { previous = times }
                     return previous
                 }
-                return earlier.map { CPUUsage(from: $0, to: times) }
+                guard let earlier else { return nil }
+                // The load average is a bonus: a tree without the file (or a kernel refusing it) still reads CPU.
+                let load = (try? SysfsFile.readProcfsText(loadPath)).flatMap(CPUUsage.LoadAverage.init(parsing:))
+                return CPUUsage(from: earlier, to: times, loadAverage: load)
             })
     }
 }

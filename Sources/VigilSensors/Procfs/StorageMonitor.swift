@@ -11,7 +11,7 @@ extension PolledMonitor where Value == StorageReading {
     ///   - updateInterval: How often they are read (default 10 s).
     ///   - eventLoop: The loop that runs the timer.
     public convenience init(
-        mountPoints: [String] = ["/"], updateInterval: Duration = .seconds(10), eventLoop: EventLoop = .shared
+        mountPoints: [BytePath] = ["/"], updateInterval: Duration = .seconds(10), eventLoop: EventLoop = .shared
     ) {
         self.init(
             name: "Storage", updateInterval: updateInterval, eventLoop: eventLoop,

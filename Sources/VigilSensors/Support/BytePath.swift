@@ -1,12 +1,19 @@
-/// A file-system path as the kernel sees it: a sequence of bytes, not text.
+/// A file-system path as the kernel sees it, or any other name the kernel hands over: a sequence of bytes, not text.
 ///
 /// Linux file names are any bytes but `/` and NUL; they need not be UTF-8, and two names that Unicode calls
 /// canonically equivalent (NFC `é`, bytes `C3 A9`, and NFD `é`, bytes `65 CC 81`) are different files. A `BytePath`
-/// keeps the exact bytes, and compares and hashes them byte for byte, so it names exactly one file.
+/// keeps the exact bytes, and compares and hashes them byte for byte, so it names exactly one file. Names that are
+/// not paths but come from the kernel as bytes (a mount point, a uevent's `DEVPATH`, an interface name in
+/// `INTERFACE`, a USB descriptor's model string) are held the same way.
 ///
 /// For display, ``description`` escapes the bytes the way `ls -b` does; ``string`` is the path as text when it is
 /// valid UTF-8. The path never contains NUL: a `String` with one is cut there, as the kernel would.
-public struct BytePath: Hashable, Sendable, CustomStringConvertible, ExpressibleByStringLiteral {
+///
+/// As JSON (`Encodable`), a path that is valid UTF-8 (the usual case) is a string, its exact text: `"/tmp/a"`. A path
+/// that is not is the array of its byte values, as journald writes such a field: `[47,116,109,112,47,99,97,102,233]`.
+/// So a JSON string is always the very name, never a look-alike with U+FFFD in place of the bytes it could not hold
+/// (which would name another file, or none); a reader that expects a string sees at once that this name is not one.
+public struct BytePath: Hashable, Sendable, Encodable, CustomStringConvertible, ExpressibleByStringLiteral {
     /// The path's bytes, without a terminating NUL.
     public let bytes: [UInt8]
 
@@ -46,6 +53,16 @@ public struct BytePath: Hashable, Sendable, CustomStringConvertible, Expressible
     /// backslash; tab, newline and the other C escapes as `\t`, `\n`, …; any other control character, and each byte
     /// that is not valid UTF-8, as a three-digit octal escape (`caf\351` for Latin-1 `café`).
     public var description: String { Self.escape(bytes) }
+
+    /// Encodes the path as described in the type's discussion: its text when it is valid UTF-8, else its bytes.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        if let string {
+            try container.encode(string)
+        } else {
+            try container.encode(bytes)
+        }
+    }
 
     /// This path followed by a slash and `name` (no slash is doubled after a path that ends in one).
     public func appending(_ name: BytePath) -> BytePath {

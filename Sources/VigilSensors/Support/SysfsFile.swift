@@ -4,13 +4,13 @@ import Glibc
 /// Reads and writes the small text files of sysfs and procfs with plain system calls.
 ///
 /// Every error is a ``SensorError`` that names the path (see ``SensorError/from(_:call:path:)``).
-enum SysfsFile {
+package enum SysfsFile {
     /// The most bytes a sysfs attribute is read up to: 64 KiB.
     ///
     /// The kernel fills an attribute from one page (`sysfs_emit`), 4 KiB on most machines but 64 KiB on arm64 and
     /// ppc64 kernels built with 64 KiB pages, so 64 KiB holds every attribute without letting a file that never ends
     /// (a link to `/dev/zero`, a runaway regular file) grow memory without bound.
-    static let attributeLimit = 64 * 1024
+    package static let attributeLimit = 64 * 1024
 
     /// The most bytes a procfs file such as `/proc/stat` or `/proc/meminfo` is read up to: 4 MiB.
     ///
@@ -26,7 +26,7 @@ enum SysfsFile {
     /// - Throws: ``SensorError/notFound(path:)``, ``SensorError/permissionDenied(path:)``,
     ///   ``SensorError/wrongFileType(path:found:expected:)`` for anything but a regular file,
     ///   ``SensorError/fileTooLarge(path:limit:)``, or another mapped error.
-    static func readText(_ path: String, limit: Int = attributeLimit) throws(SensorError) -> String {
+    package static func readText(_ path: String, limit: Int = attributeLimit) throws(SensorError) -> String {
         try readText(BytePath(path), limit: limit)
     }
 
@@ -61,6 +61,20 @@ enum SysfsFile {
     /// Reads a whole regular file named by bytes (a device directory whose name is not UTF-8); errors name it as
     /// ``BytePath/displayText``. See the `String` `readBytes(_:limit:)`.
     static func readBytes(_ bytePath: BytePath, limit: Int = attributeLimit) throws(SensorError) -> [UInt8] {
+        try readBytes(bytePath, limit: limit, truncating: false)
+    }
+
+    /// Reads the first `count` bytes of a regular file as UTF-8 text, for a file whose head is all that is needed
+    /// and whose whole may be large (`/proc/cpuinfo` grows by a block per core): a longer file is cut, not refused.
+    ///
+    /// - Throws: See ``readText(_:limit:)``, without ``SensorError/fileTooLarge(path:limit:)``.
+    static func readLeadingText(_ path: String, count: Int) throws(SensorError) -> String {
+        String(decoding: try readBytes(BytePath(path), limit: count, truncating: true), as: UTF8.self)
+    }
+
+    /// The bytes of a regular file up to `limit`; past it, the first `limit` bytes when `truncating`, otherwise
+    /// ``SensorError/fileTooLarge(path:limit:)``.
+    private static func readBytes(_ bytePath: BytePath, limit: Int, truncating: Bool) throws(SensorError) -> [UInt8] {
         let path = bytePath.displayText
         let fd = try openRegularFile(bytePath, flags: O_RDONLY)
         defer { fd.close() }
@@ -78,7 +92,10 @@ enum SysfsFile {
             }
             if count == 0 { return result }
             result.append(contentsOf: chunk[0..<count])
-            if result.count > limit { throw .fileTooLarge(path: path, limit: limit) }
+            if result.count > limit {
+                if truncating { return Array(result[..<limit]) }
+                throw .fileTooLarge(path: path, limit: limit)
+            }
         }
     }
 

@@ -21,6 +21,14 @@ package struct EvdevAccess: Sendable {
         self.setClock = setClock
     }
 
+    /// No node at all: each open fails with `reason` (the catalog's, under a fake sysfs root whose nodes are not
+    /// under `/dev`).
+    package static func refusing(_ reason: String) -> EvdevAccess {
+        EvdevAccess(
+            open: { (path) throws(SensorError) in throw .unavailable(source: path, reason: reason) },
+            readSwitches: { (_) throws(Errno) in [] }, setClock: { _ in nil })
+    }
+
     /// The kernel's evdev nodes.
     package static let kernel = EvdevAccess(
         open: { (path) throws(SensorError) in try Evdev.openNode(path) },

@@ -106,6 +106,9 @@ public final class BacklightMonitor: Source {
     /// - Throws: ``SensorError/invalidArgument(name:value:reason:)`` for an interval below 1 ms.
     public func setUpdateInterval(_ interval: Duration) throws(SensorError) { try watch.driver.setInterval(interval) }
 
+    /// Makes every read (each poll, each notification) publish its reading, or only a changed one.
+    public func setPublishesEveryRead(_ every: Bool) { watch.driver.setPublishesEveryRead(every) }
+
     /// Sets the brightness, in driver steps 0...`maximumBrightness`, by writing the `brightness` attribute.
     ///
     /// Writing needs root or write access to the attribute (desktops usually grant it through a udev rule or

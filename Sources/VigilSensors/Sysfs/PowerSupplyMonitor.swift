@@ -102,7 +102,8 @@ public final class PowerSupplyMonitor: PollingSource {
     private func handle(_ event: DeviceEvent) {
         switch event.kind {
         case .event(let uevent) where uevent.subsystem == "power_supply":
-            var properties = uevent.properties
+            // As text, as the class directory's attributes are read; a name that is not UTF-8 is caught below.
+            var properties = uevent.properties.mapValues(\.lossyString)
             properties["ACTION"] = uevent.action.rawValue
             handle(uevent: properties)
         case .event:

@@ -101,6 +101,11 @@ struct Arguments {
     /// The value of `long` as a duration: `5s`, `200ms`, `1.5s`, `2m`, `1h`, or a number of seconds.
     func duration(_ long: String) throws(ToolError) -> Duration? {
         guard let text = value(long) else { return nil }
+        return try Self.duration(text, option: long)
+    }
+
+    /// `text` as a duration (see ``duration(_:)``); `option` names the option in the error.
+    static func duration(_ text: String, option long: String) throws(ToolError) -> Duration {
         let units: [(String, Double)] = [("ms", 1e-3), ("us", 1e-6), ("s", 1), ("m", 60), ("h", 3600)]
         var number = Substring(text)
         var scale = 1.0
@@ -112,6 +117,6 @@ struct Arguments {
         guard let value = Double(number), value.isFinite, value > 0, value * scale < 1e9 else {
             throw .usage("\(long) needs a duration such as 5s or 200ms, got \"\(text)\"")
         }
-        return .nanoseconds(Int64(value * scale * 1e9))
+        return Duration.nanoseconds(Int64(value * scale * 1e9))
     }
 }

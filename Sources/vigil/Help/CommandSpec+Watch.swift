@@ -18,9 +18,22 @@ extension CommandSpec {
             --wait is given. files takes every word after it as a path; storage takes the words after it that hold \
             a slash.
 
-            File paths are bytes. Readable lines escape them like ls -b (a newline as "\\n", a byte that is not \
-            UTF-8 in octal, as in "caf\\351"), so one event stays on one line. In JSON, "path" is the exact name \
-            when it is UTF-8; when it is not, "pathBytes" holds the exact bytes in base64.
+            File paths, mount points and uevent values are bytes. Readable lines escape file paths like ls -b (a \
+            newline as "\\n", a byte that is not UTF-8 in octal, as in "caf\\351"), so one event stays on one line; \
+            a mount point or uevent value that is not UTF-8 is escaped the same way. In JSON, "path" (and \
+            "mountPoint", "mountedOn", a uevent's "devpath" and property values) is the exact name as a string when \
+            it is UTF-8; when it is not, it is the array of its byte values (as journald writes such a field), never \
+            a look-alike string.
+
+            network --changes prints one line per change in ip monitor's words: "link add va <BROADCAST,MULTICAST> \
+            mtu 1500 state DOWN", "link change va mtu 1400" (a change names what changed: name, up/down, carrier \
+            on/off, +FLAG/-FLAG, state, mtu, address), "address add 2001:db8::1/64 dev va tentative", "address \
+            change 2001:db8::1/64 dev va -tentative" (flags that changed), "route add 10.1.0.0/16 via 10.0.0.254 \
+            dev va", "route change …" (ip route replace), "… del …", "status satisfied". Routes are every unicast \
+            route outside the local table, without ip's proto, scope, src and pref. Changes that reach vigil \
+            together may come as one line, and it also reports the IPv4 routes the kernel drops without a message \
+            (their link went down or lost its last IPv4 address), which ip monitor does not. With --json each \
+            change is one envelope: "event" (link, address, route, status), "action" and "detail".
 
             Standard output is written by a thread of its own from a bounded backlog: at most 10,000 readings of \
             each source wait to be formatted and 10,000 lines (8 MiB) to be written. When standard output falls \
@@ -30,10 +43,11 @@ extension CommandSpec {
         options: [
             Option(long: "--json", help: "print one JSON envelope a line"),
             Option(long: "--timestamps", short: "-t", help: "prefix each readable line with its time, like ip -ts"),
-            Option(long: "--once", help: "print the first reading of each source, then exit"),
+            Option(long: "--once", help: "print the first reading of each state source, then exit (events: --count)"),
             Option(long: "--count", value: "N", help: "exit after N lines"),
             Option(long: "--timeout", value: "DURATION", help: "exit (status 0) after DURATION: 5s, 200ms, 1m"),
             Option(long: "--interval", value: "DURATION", help: "poll polled sources (cpu, memory, …) every DURATION"),
+            Option(long: "--every", help: "print every poll of polled sources, not only changes (like vmstat 1)"),
             Option(long: "--wait", help: "wait for a named source this machine lacks instead of failing"),
             Option(long: "--recursive", short: "-r", help: "files: also watch every directory below"),
             Option(
@@ -49,7 +63,7 @@ extension CommandSpec {
             ("watch files ~/src --exclude '*.o' --json", "changes as JSON, object files skipped"),
             ("watch network --changes", "link, address and route changes, like ip monitor"),
             ("watch devices --subsystem usb", "USB hot-plug, like udevadm monitor"),
-            ("watch cpu --interval 200ms --count 10", "ten CPU readings, five a second"),
+            ("watch cpu --interval 200ms --every --count 10", "ten CPU readings, five a second"),
             ("watch battery --once --json", "the battery's first reading as JSON"),
         ],
         arguments: SourceCatalog.builtIn.map(\.id))

@@ -22,8 +22,9 @@ import VigilSensors
 ///   `"unsatisfied"`, with `"networkReason"`); any other clashing field becomes `"reading"` plus the name
 ///   (`"readingStatus"`).
 ///
-/// Names that are not UTF-8 keep their exact bytes beside the display text (`path` and `pathBytes`, in base64), and
-/// every control character is escaped, so a line is valid JSON whatever a name holds.
+/// A name that is not UTF-8 (a file path, a mount point, a uevent value: any ``BytePath``) is the array of its byte
+/// values (`"path":[99,97,102,233]`, as journald writes such a field), never a string with U+FFFD that would name
+/// another file; every control character is escaped, so a line is valid JSON whatever a name holds.
 enum JSONEnvelope {
     /// The envelope's own keys, which a reading's fields must not reuse.
     static let keys: Set<String> = ["time", "source", "status", "reason", "event"]

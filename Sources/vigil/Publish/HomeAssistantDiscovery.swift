@@ -22,49 +22,53 @@ enum HomeAssistantDiscovery {
         case "cpu":
             return [
                 Sensor(
-                    objectID: "cpu", name: "CPU use", template: percent("value_json.total"), unit: "%", deviceClass: nil
+                    objectID: "cpu", name: "CPU use", template: value("value_json.total", percent: true), unit: "%",
+                    deviceClass: nil
                 )
             ]
         case "memory":
             return [
                 Sensor(
-                    objectID: "memory", name: "Memory used", template: percent("value_json.usedFraction"), unit: "%",
+                    objectID: "memory", name: "Memory used", template: value("value_json.usedFraction", percent: true),
+                    unit: "%",
                     deviceClass: nil)
             ]
         case "storage":
-            return items(envelope, "volumes", key: "mountPoint") { mount, selected in
+            return items(envelope, "volumes", key: "mountPoint", value: "usedFraction", percent: true) {
+                mount, template in
                 Sensor(
                     objectID: "storage_" + (mount == "/" ? "root" : sanitized(mount)), name: "Storage used \(mount)",
-                    template: percent(selected + ".usedFraction"), unit: "%", deviceClass: nil)
+                    template: template, unit: "%", deviceClass: nil)
             }
         case "thermal":
-            return items(envelope, "zones", key: "name", having: "temperatureCelsius") { zone, selected in
+            return items(envelope, "zones", key: "name", value: "temperatureCelsius") { zone, template in
                 Sensor(
-                    objectID: "thermal_" + sanitized(zone), name: "Temperature \(zone)",
-                    template: "{{ \(selected).temperatureCelsius }}", unit: "°C", deviceClass: "temperature")
+                    objectID: "thermal_" + sanitized(zone), name: "Temperature \(zone)", template: template,
+                    unit: "°C", deviceClass: "temperature")
             }
         case "battery", "power":
-            return items(envelope, "supplies", key: "name", having: "capacityPercent") { supply, selected in
+            return items(envelope, "supplies", key: "name", value: "capacityPercent") { supply, template in
                 Sensor(
-                    objectID: "battery_" + sanitized(supply), name: "Battery \(supply)",
-                    template: "{{ \(selected).capacityPercent }}", unit: "%", deviceClass: "battery")
+                    objectID: "battery_" + sanitized(supply), name: "Battery \(supply)", template: template, unit: "%",
+                    deviceClass: "battery")
             }
         case "light":
             return [
                 Sensor(
-                    objectID: "light", name: "Ambient light", template: "{{ value_json.lux }}", unit: "lx",
+                    objectID: "light", name: "Ambient light", template: value("value_json.lux"), unit: "lx",
                     deviceClass: "illuminance")
             ]
         case "barometer":
             return [
                 Sensor(
-                    objectID: "barometer", name: "Air pressure", template: "{{ value_json.kilopascals }}", unit: "kPa",
+                    objectID: "barometer", name: "Air pressure", template: value("value_json.kilopascals"), unit: "kPa",
                     deviceClass: "atmospheric_pressure")
             ]
         case "backlight":
             return [
                 Sensor(
-                    objectID: "backlight", name: "Backlight", template: percent("value_json.fraction"), unit: "%",
+                    objectID: "backlight", name: "Backlight", template: value("value_json.fraction", percent: true),
+                    unit: "%",
                     deviceClass: nil)
             ]
         default:
@@ -83,9 +87,16 @@ enum HomeAssistantDiscovery {
             "value_template": sensor.template,
             "unit_of_measurement": sensor.unit,
             "unique_id": node + "_" + sensor.objectID,
-            "availability_topic": prefix + "/status",
-            "payload_available": "online",
-            "payload_not_available": "offline",
+            // Available while vigil is online and the source's latest reading has a value: a pending or unavailable
+            // reading marks the sensor unavailable instead of feeding its template a payload without the value.
+            "availability": [
+                ["topic": prefix + "/status"],
+                [
+                    "topic": prefix + "/" + source,
+                    "value_template": "{{ 'online' if value_json.status == 'ok' else 'offline' }}",
+                ],
+            ],
+            "availability_mode": "all",
             "state_class": "measurement",
             "device": ["identifiers": [node], "name": host, "manufacturer": "Vigil"],
         ]
@@ -105,20 +116,36 @@ enum HomeAssistantDiscovery {
         return text.isEmpty ? "_" : text
     }
 
-    private static func percent(_ expression: String) -> String { "{{ (\(expression) * 100) | round(1) }}" }
+    /// The template of a number at `path` of the envelope (scaled to percent when asked): the number for an `ok`
+    /// envelope that has it, else `None`, which Home Assistant shows as unknown. So it renders every payload vigil
+    /// publishes (pending and unavailable ones too), where a bare `value_json.total` raised `UndefinedError`.
+    ///
+    /// - Parameter having: What must hold before `path` is looked at: an `ok` envelope by default.
+    private static func value(
+        _ path: String, percent: Bool = false, having: String = "value_json.status == 'ok'"
+    ) -> String {
+        let shown = percent ? "(\(path) * 100) | round(1)" : path
+        return "{{ \(shown) if \(having) and \(path) is defined and \(path) is not none else None }}"
+    }
 
-    /// One sensor per element of the array `field` that has `having`, selected by its `key` in the template.
+    /// One sensor per element of the array `field` that has a `value`, each template picking its element out by
+    /// `key` (an element gone from a later reading renders `None`, as a reading without a value does).
     private static func items(
-        _ envelope: [String: Any], _ field: String, key: String, having: String? = nil,
+        _ envelope: [String: Any], _ field: String, key: String, value: String, percent: Bool = false,
         _ make: (String, String) -> Sensor
     ) -> [Sensor] {
         guard let elements = envelope[field] as? [[String: Any]] else { return [] }
         return elements.compactMap { element in
-            // A quote would end the template's string literal; such a name gets no sensor.
+            // A quote would end the template's string literal; such a name gets no sensor, nor does one that is not
+            // UTF-8 (its bytes are an array in the envelope, no string a template could match).
             guard let name = element[key] as? String, !name.contains("'"), !name.contains("\\") else { return nil }
-            if let having, element[having] == nil || element[having] is NSNull { return nil }
-            let selected = "(value_json.\(field) | selectattr('\(key)', 'eq', '\(name)') | first)"
-            return make(name, selected)
+            if element[value] == nil || element[value] is NSNull { return nil }
+            let select =
+                "{% set item = value_json.\(field) | selectattr('\(key)', 'eq', '\(name)') | first "
+                + "if value_json.status == 'ok' and value_json.\(field) is defined else none %}"
+            return make(
+                name,
+                select + Self.value("item.\(value)", percent: percent, having: "item is defined and item is not none"))
         }
     }
 }

@@ -25,11 +25,24 @@ enum PublishCommand {
         HandledSignals.block(HandledSignals.stop)
         let options = try PublishOptions(arguments)
         let targets = try WatchSelection.targets(arguments, options: try arguments.sourceOptions())
+        for id in options.intervals.keys where !targets.contains(where: { $0.id == id }) {
+            throw .usage("--interval \(id)=…: \(id) is not among the sources published; see vigil list")
+        }
         let host = hostName()
         let prefix = options.prefix ?? "vigil/" + host
         let publisher = try makePublisher(options, prefix: prefix)
 
-        let log = publisher.events.subscribe { event in printError("vigil: mqtt: \(event)") }
+        // Logged through a writer that never blocks: a standard error nobody reads must not stall the publisher.
+        let logWriter = LogWriter()
+        defer { logWriter.flush(until: .now() + .milliseconds(500)) }
+        let control = RunControl()
+        let signals = control.handleSignals()
+        defer { withExtendedLifetime(signals) {} }
+        let log = publisher.events.subscribe { event in
+            // Refused credentials end the run: the publisher stopped, and retrying cannot help.
+            if case .refused = event { return control.finish(1, message: "mqtt: \(event)") }
+            logWriter.log("vigil: mqtt: \(event)")
+        }
         defer { log.dispose() }
 
         let queue = DispatchQueue(label: "vigil.publish")
@@ -48,13 +61,23 @@ enum PublishCommand {
             let topic = prefix + "/" + id
             let discovery = options.homeAssistant ? Discovery(host: host, prefix: prefix, source: id) : nil
             let retain = !eventSources.contains(id)
+            let source = target.source
+            if let interval = options.intervals[id] ?? options.interval {
+                // A default interval leaves the sources that do not poll as they are; a named one must poll.
+                do {
+                    try source.setUpdateInterval(interval)
+                } catch  where options.intervals[id] != nil {
+                    throw .usage("--interval \(id)=…: \(error)")
+                } catch {}
+            }
             do {
-                let source = target.source
                 // Bounded: a source that publishes faster than the broker takes its messages loses its oldest
                 // readings, and says how many, rather than growing memory.
                 let subscription = target.readings.subscribe(
                     on: queue, keepingNewest: Self.pendingLimit,
-                    onDrop: { printError("vigil: publish: dropped \($0) readings of \(id): publishing was too slow") }
+                    onDrop: {
+                        logWriter.log("vigil: publish: dropped \($0) readings of \(id): publishing was too slow")
+                    }
                 ) { reading in
                     let payload = PublishPayload.envelope(source: id, reading: reading)
                     discovery?.announceIfNeeded(payload: payload, publisher: publisher, qos: options.qos)
@@ -69,13 +92,14 @@ enum PublishCommand {
         }
         let names = targets.map(\.key).joined(separator: ", ")
         printError("vigil: publishing \(names) to \(prefix)/… on \(options.host):\(options.port); Ctrl-C to stop")
-        return 128 + HandledSignals.wait(for: HandledSignals.stop)
+        let (status, message) = control.wait()
+        if let message { printError("vigil: error: \(message)") }
+        return status
     }
 
     private static func makePublisher(_ options: PublishOptions, prefix: String) throws(ToolError) -> MQTTPublisher {
         var configuration = MQTTPublisher.Configuration(
-            host: options.host, port: options.port, clientID: "vigil-" + prefix.replacingOccurrences(of: "/", with: "-")
-        )
+            host: options.host, port: options.port, clientID: clientID(prefix: prefix))
         configuration.keepAlive = options.keepAlive
         // At QoS 1 the broker keeps the session across a reconnect; unacknowledged messages are resent either way.
         configuration.cleanSession = options.qos == .atMostOnce
@@ -83,11 +107,28 @@ enum PublishCommand {
         configuration.password = try options.password()
         configuration.will = MQTTMessage(topic: prefix + "/status", text: "offline", qos: options.qos, retain: true)
         configuration.birth = MQTTMessage(topic: prefix + "/status", text: "online", qos: options.qos, retain: true)
+        configuration.tls = options.tls
         do {
             return try MQTTPublisher(configuration)
+        } catch .tls(let reason) {
+            throw ToolError(message: "TLS: \(reason)", status: 1)
         } catch {
             throw .usage("\(error)")
         }
+    }
+
+    /// The client ID: unique per machine and per prefix, from the machine ID (`/etc/machine-id`) rather than the host
+    /// name, which two machines may share (they then took each other's session over, again and again). At most 23
+    /// characters, the length every broker must accept: `vigil-`, 12 hex digits of the machine ID, 4 of the prefix.
+    static func clientID(prefix: String, machineIDPath: String = "/etc/machine-id") -> String {
+        var hash: UInt32 = 2_166_136_261  // FNV-1a, enough to tell one machine's prefixes apart
+        for byte in prefix.utf8 { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
+        let hex = String(hash & 0xFFFF, radix: 16)
+        let suffix = String(repeating: "0", count: 4 - hex.count) + hex
+        let machine =
+            (try? String(contentsOfFile: machineIDPath, encoding: .utf8))?.prefix(32).filter(\.isHexDigit) ?? ""
+        guard machine.count == 32 else { return "vigil-" + prefix.replacingOccurrences(of: "/", with: "-") }
+        return "vigil-" + machine.prefix(12) + suffix
     }
 
     /// The machine's host name, for the default topic prefix.

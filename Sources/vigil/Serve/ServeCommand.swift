@@ -19,14 +19,23 @@ enum ServeCommand {
             let label = argument.map { "\(entry.id) \($0)" } ?? entry.id
             let availability = entry.availability(parsed.options)
             if argument == nil, !availability.isAvailable {
+                // Hardware the machine lacks is no failure: no vigil_source_up series, only the reason in the info.
+                let absent: Bool
+                if case .unavailable(.missingDevice, _) = availability { absent = true } else { absent = false }
                 exporter.add(collector: {
-                    CatalogMetrics.unavailable(id: entry.id, name: entry.name, reason: reason(availability))
+                    CatalogMetrics.unavailable(
+                        id: entry.id, name: entry.name, reason: reason(availability), absent: absent)
                 })
                 continue
             }
             do {
                 let source = try entry.make(parsed.options, argument: argument.map(CommandLinePath.bytes(of:)))
                 exporter.add(source, argument: argument)
+                // Traffic counters, read at each scrape, for the namespace vigil runs in (not another one watched).
+                if entry.id == "network", parsed.options.networkNamespace == nil {
+                    let procRoot = parsed.options.procfsRoot
+                    exporter.add(collector: { InterfaceTraffic.families(procRoot: procRoot) })
+                }
                 try source.startMonitoring()
                 running.append(source)
             } catch {
@@ -36,12 +45,16 @@ enum ServeCommand {
                 })
             }
         }
-        let log: @Sendable (String) -> Void = { printError("vigil: " + $0) }
+        // The server logs from the event loop every source shares: through a writer that never blocks it.
+        let logWriter = LogWriter()
+        defer { logWriter.flush(until: .now() + .milliseconds(500)) }
+        let log: @Sendable (String) -> Void = { logWriter.log("vigil: " + $0) }
         var server: MetricsServer?
         if parsed.textfile == nil || parsed.listen != nil {
             let address = parsed.listen ?? .loopback
             let made = MetricsServer(
-                exporter: exporter, configuration: MetricsServer.Configuration(address: address), log: log)
+                exporter: exporter, configuration: MetricsServer.Configuration(address: address, web: parsed.web),
+                log: log)
             do {
                 try made.start()
             } catch {
@@ -73,7 +86,9 @@ enum ServeCommand {
         if let server, let port = server.port {
             let address = server.configuration.address
             let host = address.host.contains(":") ? "[\(address.host)]" : address.host
-            places.append("http://\(host):\(port)/metrics")
+            let scheme = server.configuration.web.tls == nil ? "http" : "https"
+            let authentication = server.configuration.web.basicAuthUsers.isEmpty ? "" : " (basic authentication)"
+            places.append("\(scheme)://\(host):\(port)/metrics\(authentication)")
         }
         if let textfile { places.append("\(textfile.path) every \(textfile.interval)") }
         printError(

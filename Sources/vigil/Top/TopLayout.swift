@@ -41,19 +41,23 @@ struct TopLayout {
         return Array((lines + Array(repeating: "", count: max(0, height - lines.count))).prefix(height))
     }
 
-    /// Exactly `count` lines of source rows; the last says how many did not fit.
+    /// Exactly `count` lines of source rows, the plotted ones first (each kind in catalog order), so that a source
+    /// added to the catalog never pushes a sparkline off the screen; the last line says how many did not fit.
     private func rows(_ state: TopState, count: Int) -> [String] {
-        var lines: [String] = []
+        var plotted: [String] = []
+        var texts: [String] = []
         for source in state.sources {
             if let points = source.points, !points.isEmpty {
                 for point in points {
                     let history = state.histories[TopState.historyKey(source.id, point.key)] ?? []
-                    lines.append(row(point.label, point.text, changed: source.changed[point.key], history, point.scale))
+                    plotted.append(
+                        row(point.label, point.text, changed: source.changed[point.key], history, point.scale))
                 }
             } else {
-                lines.append(row(source.id, source.text, changed: source.changed[""], nil, nil))
+                texts.append(row(source.id, source.text, changed: source.changed[""], nil, nil))
             }
         }
+        var lines = plotted + texts
         if lines.count > count {
             let hidden = lines.count - (count - 1)
             lines = Array(lines.prefix(count - 1))

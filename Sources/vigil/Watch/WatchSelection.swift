@@ -6,8 +6,13 @@ import VigilSensors
 enum WatchSelection {
     /// Every named source (or every available one when none is named), once each, with the options applied.
     ///
+    /// `storagePerPath` makes each path of `storage PATH…` a target of its own (for `get`, where one unreadable path
+    /// must not hide the others); otherwise they are one target.
+    ///
     /// - Throws: ``ToolError`` (usage) for an unknown source, a missing argument or a bad option value.
-    static func targets(_ arguments: Arguments, options: SourceCatalog.Options) throws(ToolError) -> [WatchTarget] {
+    static func targets(
+        _ arguments: Arguments, options: SourceCatalog.Options, storagePerPath: Bool = false
+    ) throws(ToolError) -> [WatchTarget] {
         var targets: [WatchTarget] = []
         if arguments.positional.isEmpty {
             for entry in SourceCatalog.builtIn
@@ -36,8 +41,15 @@ enum WatchSelection {
                 }
                 if paths.isEmpty {
                     targets.append(try target(entry, arguments: arguments, options: options))
+                } else if storagePerPath {
+                    for path in paths {
+                        let monitor = StorageMonitor(
+                            mountPoints: [CommandLinePath.bytes(of: path)], eventLoop: options.eventLoop)
+                        targets.append(WatchTarget(id: id, key: "storage " + path, source: monitor))
+                    }
                 } else {
-                    let monitor = StorageMonitor(mountPoints: paths, eventLoop: options.eventLoop)
+                    let monitor = StorageMonitor(
+                        mountPoints: paths.map(CommandLinePath.bytes(of:)), eventLoop: options.eventLoop)
                     targets.append(WatchTarget(id: id, key: "storage " + paths.joined(separator: " "), source: monitor))
                 }
             default:
@@ -83,7 +95,7 @@ enum WatchSelection {
             guard let subsystem = arguments.value("--subsystem") else { break }
             let readings = source.readings.filter { reading in
                 guard let event = reading as? DeviceEvent, let uevent = event.uevent else { return true }
-                return uevent.subsystem == subsystem
+                return uevent.subsystem.string == subsystem
             }
             return WatchTarget(catalog: source, key: entry.id, readings: readings)
         default: break

@@ -42,6 +42,7 @@ struct WatchSession {
         if let banner { printError(banner) }
         var (status, message) = control.wait()
         for source in running { source.stop() }
+        emitter.finish()
         if message == nil {
             // Finished normally: write everything, unless a signal asks to stop; stopped by a signal: a moment (short:
             // a signal must end vigil within a second even when standard output is blocked).

@@ -9,7 +9,8 @@ import VigilTestSupport
     static let cliIDs = [
         "files", "network", "devices", "accelerometer", "gyroscope", "magnetometer", "light", "proximity",
         "barometer", "orientation", "battery", "power", "thermal", "hwmon", "backlight", "displays", "cpu", "memory",
-        "storage", "pressure", "clock", "device", "switches", "sleep", "inventory",
+        "storage", "pressure", "clock", "device", "switches", "location", "sleep",
+        "inventory",
     ]
 
     @Test func listsEveryIDTheToolAcceptedInItsOrder() {

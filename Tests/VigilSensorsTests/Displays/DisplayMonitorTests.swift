@@ -28,7 +28,7 @@ import VigilTestSupport
         .uevent(
             Uevent(
                 action: .change, devpath: "/devices/pci0000:00/0000:00:02.0/drm/card0", subsystem: "drm",
-                devname: "dri/card0", properties: properties))
+                devname: "dri/card0", properties: properties.mapValues { BytePath($0) }))
     }
 
     @Test func readsOnStart() throws {

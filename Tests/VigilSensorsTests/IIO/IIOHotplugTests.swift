@@ -16,8 +16,8 @@ import VigilTesting
     static func uevent(_ action: Uevent.Action, _ id: String, subsystem: String = "iio") -> DeviceEvent {
         .uevent(
             Uevent(
-                action: action, devpath: "/devices/platform/sensors/\(id)", subsystem: subsystem,
-                devtype: "iio_device", devname: id))
+                action: action, devpath: BytePath("/devices/platform/sensors/\(id)"), subsystem: BytePath(subsystem),
+                devtype: "iio_device", devname: BytePath(id)))
     }
 
     static func addLight(_ tree: FakeIIOTree, _ number: Int, lux: String) {

@@ -168,6 +168,60 @@ import VigilTestSupport
         #expect(identity.chassis == (hypervisor == nil ? .desktop : .vm))
     }
 
+    /// The head of this CI machine's `/proc/cpuinfo` (a KVM guest without DMI), flags cut to the neighbours of
+    /// `hypervisor`; the second block's flags lack it, and are never read.
+    static let guestCPU = """
+        processor\t: 0
+        vendor_id\t: GenuineIntel
+        model name\t: Intel(R) Xeon(R) Processor
+        flags\t\t: fpu vme de pse tsc msr pae rdrand hypervisor lahf_lm abm 3dnowprefetch cpuid_fault
+        bugs\t\t: spectre_v1 spectre_v2
+
+        processor\t: 1
+        flags\t\t: fpu vme
+
+        """
+
+    /// systemd-hostnamed says `vm` for a guest whose firmware names no hypervisor (a Firecracker VM has no DMI),
+    /// from the CPU; so does vigil, from the kernel's flags. A hypervisor DMI names keeps its name.
+    @Test func theCPUsHypervisorFlagMakesAnUnnamedVM() throws {
+        let roots = Roots()
+        roots.sys.device("class/dmi/id", ["sys_vendor": "Dell Inc.", "chassis_type": "3"])
+        #expect(try roots.read().chassis == .desktop, "no cpuinfo: no sign")
+        roots.proc.write("cpuinfo", Self.guestCPU)
+        let guest = try roots.read()
+        #expect(guest.virtualization == "vm-other" && guest.chassis == .vm)
+        #expect(guest.chassisEvidence == .virtualization && guest.iconName == "computer-vm")
+        #expect(guest.problems.isEmpty)
+        roots.sys.write("class/dmi/id/sys_vendor", "QEMU\n")
+        #expect(try roots.read().virtualization == "qemu")
+        roots.image.write("etc/machine-info", "CHASSIS=server\n")
+        #expect(try roots.read().chassis == .server, "the administrator's chassis still wins")
+    }
+
+    /// Only the first `flags` line counts, and only the whole word; another architecture's cpuinfo has no flag.
+    @Test(arguments: [
+        ("flags\t\t: fpu hypervisor_x vme\n", false), ("flags\t: hypervisor\n", true),
+        ("processor\t: 0\nflags\t\t: fpu\n\nprocessor\t: 1\nflags\t\t: hypervisor\n", false),
+        ("model name\t: hypervisor\nflags\t\t: fpu\n", false), ("Features\t: fp asimd evtstrm hypervisor\n", false),
+        ("", false), ("flags hypervisor\n", false),
+    ])
+    func readsTheHypervisorFlagAsAWord(cpuinfo: String, shows: Bool) {
+        #expect(Virtualization.cpuFlagsShowAHypervisor(cpuinfo) == shows)
+    }
+
+    /// A cpuinfo of thousands of cores is read only as far as its head; a FIFO there hides only itself.
+    @Test func readsOnlyTheHeadOfCpuinfo() throws {
+        let roots = Roots()
+        let block = Self.guestCPU.split(separator: "\n\n")[0] + "\n\n"
+        roots.proc.write("cpuinfo", String(repeating: String(block), count: 16384))
+        #expect(try roots.read().virtualization == "vm-other")
+        roots.proc.remove("cpuinfo")
+        #expect(mkfifo(roots.paths.cpuinfo, 0o600) == 0)
+        let fifo = try roots.read()
+        #expect(fifo.virtualization == nil && fifo.problems.count == 1 && fifo.problems[0].contains("cpuinfo"))
+    }
+
     /// A FIFO, a link to `/dev/zero`, a directory, a dangling link, an over-long file: each hides only itself.
     @Test func hostileAttributesHideOnlyThemselves() throws {
         let roots = Roots()

@@ -1,7 +1,9 @@
+import Foundation
 import Testing
 import VigilSensors
 
-/// ``BytePath``: byte-exact identity, `ls -b` escaping for display, base64 for JSON.
+/// ``BytePath``: byte-exact identity, `ls -b` escaping for display, base64, and JSON that is a string only when it is
+/// the very name.
 @Suite(.timeLimit(.minutes(10))) struct BytePathTests {
     /// Names and how GNU `ls -b` (coreutils 9.1, UTF-8 locale) prints them.
     static let lsEscapes: [([UInt8], String)] = [
@@ -30,6 +32,16 @@ import VigilSensors
     @Test(arguments: base64Encodings)
     func encodesBase64(bytes: [UInt8], base64: String) {
         #expect(BytePath(bytes: bytes).base64 == base64)
+    }
+
+    /// UTF-8 (NFC and NFD alike) is its exact text; anything else is the array of its bytes, as journald writes it.
+    @Test(arguments: [
+        (Array("/tmp/a".utf8), #"["\/tmp\/a"]"#), ([0x65, 0xCC, 0x81], "[\"e\u{0301}\"]"),
+        (Array("caf".utf8) + [0xE9], "[[99,97,102,233]]"), ([0xFF], "[[255]]"), ([], #"[""]"#),
+    ])
+    func encodesAsTextOnlyWhenItIsUTF8(bytes: [UInt8], json: String) throws {
+        let encoded = try JSONEncoder().encode([BytePath(bytes: bytes)])
+        #expect(String(decoding: encoded, as: UTF8.self) == json)
     }
 
     @Test func comparesBytesNotCanonicalEquivalence() {

@@ -33,7 +33,7 @@ import VigilTestSupport
     }
 
     static func event(_ action: Uevent.Action, _ subsystem: String) -> DeviceEvent {
-        .uevent(Uevent(action: action, devpath: "/devices/x/\(subsystem)", subsystem: subsystem))
+        .uevent(Uevent(action: action, devpath: BytePath("/devices/x/\(subsystem)"), subsystem: BytePath(subsystem)))
     }
 
     @Test func readsOnTheLoopAfterStart() async throws {
@@ -95,26 +95,5 @@ import VigilTestSupport
         #expect(reason == .kernelLacksInterface && detail.contains("/none/class"))
         #expect(throws: SensorError.self) { try monitor.startMonitoring() }
         #expect(!monitor.isMonitoring)
-    }
-
-    /// Under a fake sysfs root the machine's own /dev is never asked; a dev root given beside it is.
-    @Test func theCatalogEntryOnAFakeTreeAsksNoNodeUnlessGivenADevRoot() async throws {
-        let machine = FakeMachine.empty()
-        machine.addInventory()
-        let entry = try #require(SourceCatalog.entry(id: "inventory"))
-        var options = machine.options
-        options.devRoot = "/dev"
-        for (options, expected) in [
-            (options, "not asked: the sysfs tree read is not this machine's /sys"),
-            (machine.options, machine.dev.root + "/video0: no such file or directory"),
-        ] {
-            #expect(entry.availability(options) == .available)
-            let source = try entry.make(options)
-            try source.startMonitoring()
-            defer { source.stopMonitoring() }
-            #expect(await eventually { source.latest?.description.contains("capabilities unknown") == true })
-            let line = source.latest?.description ?? ""
-            #expect(line.contains(expected), "\(line)")
-        }
     }
 }

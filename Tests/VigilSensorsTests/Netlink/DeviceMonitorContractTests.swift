@@ -25,7 +25,7 @@ struct DeviceMonitorContractTests {
         func sawAdd(of interface: String) -> Bool {
             all.contains { event in
                 guard case .event(let uevent) = event.kind else { return false }
-                return uevent.action == .add && uevent.properties["INTERFACE"] == interface
+                return uevent.action == .add && uevent.properties["INTERFACE"]?.string == interface
             }
         }
     }

@@ -22,7 +22,7 @@ struct DeviceMonitorTests {
 
         func seen(_ action: Uevent.Action, _ interface: String) -> Bool {
             events.withLock { list in
-                list.contains { $0.action == action && $0.properties["INTERFACE"] == interface }
+                list.contains { $0.action == action && $0.properties["INTERFACE"]?.string == interface }
             }
         }
 
@@ -36,7 +36,7 @@ struct DeviceMonitorTests {
         let all = events.withLock { $0 }
         #expect(all.allSatisfy { $0.subsystem == "net" }, "the subsystem filter lets only net events through")
         let added = try #require(all.first { $0.action == .add && $0.properties["INTERFACE"] == "dva" })
-        #expect(added.devpath.hasSuffix("/net/dva") && added.seqnum != nil)
+        #expect(added.devpath.string?.hasSuffix("/net/dva") == true && added.seqnum != nil)
         #expect(monitor.statistics.rejected == 0 && monitor.statistics.malformed == 0)
     }
 

@@ -56,11 +56,13 @@ struct NetlinkMessageBuilder {
 
     mutating func route(
         _ type: Int32 = Int32(RTM_NEWROUTE), family: Int32 = AF_INET, destinationLength: UInt8 = 0,
-        gateway: [UInt8]?, outputIndex: UInt32?, metric: UInt32? = nil, routeType: UInt8 = 1,
+        destination: [UInt8]? = nil, gateway: [UInt8]?, outputIndex: UInt32?, metric: UInt32? = nil,
+        routeType: UInt8 = 1,
         multipath: [(index: Int32, gateway: [UInt8]?, hops: UInt8)] = [], flags: UInt16 = 0
     ) {
         var body: [UInt8] = [UInt8(family), destinationLength, 0, 0, 254, 3, 0, routeType] + Self.le(UInt32(0))
         body += Self.attribute(UInt16(RTA_TABLE.rawValue), uint32: 254)
+        if let destination { body += Self.attribute(UInt16(RTA_DST.rawValue), destination) }
         if let gateway { body += Self.attribute(UInt16(RTA_GATEWAY.rawValue), gateway) }
         if let outputIndex { body += Self.attribute(UInt16(RTA_OIF.rawValue), uint32: outputIndex) }
         if let metric { body += Self.attribute(UInt16(RTA_PRIORITY.rawValue), uint32: metric) }

@@ -126,4 +126,42 @@ import VigilTestSupport
         let json = try String(decoding: JSONEncoder().encode(state.path), as: UTF8.self)
         #expect(json.contains("\"isConnected\":true") && json.contains("\"hardwareAddress\":\"02:00:00:00:00:02\""))
     }
+
+    /// A router with a full table has about a million routes; the mirror keeps the default routes and at most
+    /// `routeLimit` others (4,096; 16 here, so the test stays cheap under ThreadSanitizer), counting the rest, so no
+    /// message or snapshot costs time or memory in proportion to the table.
+    @Test func routesBeyondTheLimitAreCountedNotKept() {
+        var state = NetworkMirror(sysfsRoot: nil, routeLimit: 16)
+        mirror({ $0.link(index: 2, name: "eth0", flags: Self.upCarrier.rawValue) }, into: &state)
+        mirror({ $0.address(index: 2, address: [192, 0, 2, 10], prefix: 24) }, into: &state)
+        let extra = 10
+        let count = 16 + extra
+        func destination(_ number: Int) -> [UInt8] { [10, UInt8(number >> 8), UInt8(number & 0xFF), 0] }
+        mirror(
+            { builder in
+                for number in 0..<count {
+                    builder.route(
+                        destinationLength: 24, destination: destination(number), gateway: [192, 0, 2, 1],
+                        outputIndex: 2)
+                }
+                // The default route comes last, past the limit: it is kept all the same.
+                builder.route(gateway: [192, 0, 2, 1], outputIndex: 2)
+            }, into: &state)
+        var path = state.path
+        #expect(path.routes.count == 16 + 1)
+        #expect(path.omittedRoutes == extra)
+        #expect(path.isConnected)
+        #expect(path.description.contains("\(extra) more routes not kept"))
+        // A kept route that goes makes no room by itself (the kernel does not resend the others); deleting an omitted
+        // one lowers the count.
+        mirror(
+            {
+                $0.route(
+                    Int32(RTM_DELROUTE), destinationLength: 24, destination: destination(count - 1),
+                    gateway: [192, 0, 2, 1], outputIndex: 2)
+            }, into: &state)
+        path = state.path
+        #expect(path.omittedRoutes == extra - 1)
+        #expect(path.routes.count == 16 + 1)
+    }
 }

@@ -107,6 +107,51 @@ struct NetworkMonitorRouteTests {
         #expect(try await bench.routesMatch(family), "after the flap: \(bench.mirroredRoutes(family))")
     }
 
+    /// Every unicast route of the main table, not just the default ones, as `ip -j route show` lists them:
+    /// `destination gateway device metric`.
+    @Test func mirrorHoldsEveryRouteOfTheMainTable() async throws {
+        let bench = try await Bench()
+        defer { bench.remove() }
+        try bench.namespace.ipBatch([
+            "route add 10.1.0.0/16 via 192.0.2.1 dev va", "route add 10.5.5.5 dev vb",
+            "route add 10.2.0.0/16 via 198.51.100.1 metric 50", "route add default via 192.0.2.1",
+            "route add 2001:db8:5::/48 via 2001:db8:a::1 dev va", "route add unreachable 10.9.0.0/16",
+            "route add 10.3.0.0/16 via 192.0.2.1 table 100",
+        ])
+        let kernel = {
+            try ["-4", "-6"].flatMap { version in
+                try bench.namespace.json(version, "route", "show").filter { $0["type"] == nil }.map { entry in
+                    let fields = [entry["dst"] as? String, entry["gateway"] as? String, entry["dev"] as? String]
+                    return fields.map { $0 ?? "-" }.joined(separator: " ") + " \(entry["metric"] as? Int ?? 0)"
+                }
+            }.sorted()
+        }
+        let mirrored = {
+            guard let path = bench.monitor.readings.value.value else { return [String]() }
+            return path.routes.filter { $0.table == 254 }.map { route in
+                let host = route.prefixLength == route.family.byteCount * 8
+                let destination =
+                    route.isDefault
+                    ? "default" : host ? "\(route.destination)" : "\(route.destination)/\(route.prefixLength)"
+                let hop = route.nextHops.first
+                let device = hop?.interfaceIndex.flatMap { path.interface(index: $0)?.name }
+                return [destination, hop?.gateway?.description, device].map { $0 ?? "-" }.joined(separator: " ")
+                    + " \(route.metric)"
+            }.sorted()
+        }
+        let expected = try kernel()
+        #expect(
+            expected.contains("10.1.0.0/16 192.0.2.1 va 0")
+                && expected.contains("2001:db8:5::/48 2001:db8:a::1 va 1024"))
+        #expect(await eventually(within: 20) { mirrored() == expected }, "mirror \(mirrored()) kernel \(expected)")
+        #expect(bench.monitor.readings.value.value?.routes.contains { $0.table == 100 } == true)
+        #expect(bench.monitor.readings.value.value?.defaultRoutes.count == 1, "defaultRoutes holds only default ones")
+
+        try bench.namespace.ipBatch(["route del 10.1.0.0/16", "route del 2001:db8:5::/48"])
+        let after = try kernel()
+        #expect(await eventually(within: 20) { mirrored() == after }, "mirror \(mirrored()) kernel \(after)")
+    }
+
     @Test func replaceKeepsARouteThatDiffersOnlyInTypeOfService() async throws {
         let bench = try await Bench()
         defer { bench.remove() }

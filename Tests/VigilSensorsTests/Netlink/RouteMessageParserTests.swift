@@ -56,10 +56,11 @@ import VigilSensors
         #expect(removed.scope == .link && removed.address.description == "10.0.0.1")
     }
 
-    @Test func decodesDefaultRoutesAndIgnoresOthers() {
+    @Test func decodesUnicastRoutesAndIgnoresOtherTypes() {
         var builder = NetlinkMessageBuilder()
         builder.route(gateway: [192, 0, 2, 1], outputIndex: 2, metric: 100)
-        builder.route(destinationLength: 24, gateway: nil, outputIndex: 2)
+        builder.route(destinationLength: 24, destination: [10, 1, 0, 0], gateway: nil, outputIndex: 2)
+        builder.route(destinationLength: 24, destination: [10, 1, 0], gateway: nil, outputIndex: 2)  // malformed
         builder.route(gateway: nil, outputIndex: nil, routeType: 7)  // RTN_UNREACHABLE
         let gateway6: [UInt8] = [0xfe, 0x80] + [UInt8](repeating: 0, count: 13) + [1]
         builder.route(
@@ -67,18 +68,21 @@ import VigilSensors
             multipath: [(2, gateway6, 0), (3, gateway6, 4)])
         builder.route(Int32(RTM_DELROUTE), gateway: [192, 0, 2, 1], outputIndex: 2, metric: 100)
         let result = RouteMessageParser.parse(builder.bytes, from: kernel)
-        #expect(result.ignored == 2 && result.malformed == 0)
+        #expect(result.ignored == 1 && result.malformed == 1)
         let messages = result.envelopes.map(\.message)
         let gateway = IPAddress(family: .ipv4, bytes: [192, 0, 2, 1])
-        let expected4 = DefaultRoute(
-            family: .ipv4, metric: 100, nextHops: [.init(gateway: gateway, interfaceIndex: 2)])
+        let expected4 = Route(family: .ipv4, metric: 100, nextHops: [.init(gateway: gateway, interfaceIndex: 2)])
+        let network = Route(
+            family: .ipv4, destination: IPAddress(family: .ipv4, bytes: [10, 1, 0, 0]), prefixLength: 24,
+            nextHops: [.init(gateway: nil, interfaceIndex: 2)])
         let hop6 = IPAddress(family: .ipv6, bytes: gateway6)
-        let expected6 = DefaultRoute(
+        let expected6 = Route(
             family: .ipv6, metric: 1024,
             nextHops: [.init(gateway: hop6, interfaceIndex: 2), .init(gateway: hop6, interfaceIndex: 3, weight: 5)])
         #expect(
             messages == [
-                .newRoute(expected4, replace: false), .newRoute(expected6, replace: false), .deleteRoute(expected4),
+                .newRoute(expected4, replace: false), .newRoute(network, replace: false),
+                .newRoute(expected6, replace: false), .deleteRoute(expected4),
             ])
     }
 

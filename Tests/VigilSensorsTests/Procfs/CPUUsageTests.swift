@@ -26,6 +26,25 @@ import VigilTestSupport
         #expect(usage.description == "CPU 15.0 % (cpu0 24.0 %, cpu1 6.0 %)")
     }
 
+    /// Each core's cumulative seconds per mode, from the later sample in `USER_HZ`, for a counter to rate; the load
+    /// average beside them, shown in the line; neither changes the ratios.
+    @Test func countersAreTheLaterSamplesSecondsAndLoadIsShown() throws {
+        let later = "cpu  200 0 100 1600 100 3 4 5\ncpu0 160 1 40 700 100 2 3 4\ncpu1 40 0 60 900 0 1 1 1 9 9"
+        let load = try #require(CPUUsage.LoadAverage(parsing: "0.52 0.58 1.59 1/123 4567\n"))
+        let usage = CPUUsage(
+            from: try CPUTimes.parse(Self.earlier), to: try CPUTimes.parse(later), loadAverage: load,
+            ticksPerSecond: 100)
+        #expect(usage.times.map(\.core) == [0, 1])
+        #expect(usage.times[0].seconds == [1.6, 0.01, 0.4, 7, 1, 0.02, 0.03, 0.04])
+        #expect(usage.times[1].seconds == [0.4, 0, 0.6, 9, 0, 0.01, 0.01, 0.01])
+        #expect(CPUTimes.modes.count == 8)
+        #expect([load.one, load.five, load.fifteen] == [0.52, 0.58, 1.59])
+        #expect(usage.description.hasSuffix(", load 0.52 0.58 1.59"), "\(usage.description)")
+        for bad in ["", "0.1 0.2", "nan 0.1 0.2 1/1 1", "-1 0 0 1/1 1", "a b c"] {
+            #expect(CPUUsage.LoadAverage(parsing: bad) == nil, "\(bad)")
+        }
+    }
+
     @Test func coreThatAppearedOrWentBackwardsIsLeftOut() throws {
         let later = "cpu  200 0 100 1600 100\ncpu0 10 0 0 10 0\ncpu2 1 1 1 1 1"
         let usage = CPUUsage(from: try CPUTimes.parse(Self.earlier), to: try CPUTimes.parse(later))

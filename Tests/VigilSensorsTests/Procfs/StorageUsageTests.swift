@@ -1,5 +1,8 @@
+import Foundation
+import Glibc
 import Testing
 import VigilSensors
+import VigilTestSupport
 
 @Suite(.timeLimit(.minutes(10))) struct StorageUsageTests {
     @Test func blocksAreConvertedToBytesLikeDf() {
@@ -26,6 +29,28 @@ import VigilSensors
         #expect(usage.totalBytes > 0)
         #expect(usage.availableBytes <= usage.freeBytes)
         #expect((0...1).contains(usage.usedFraction))
+    }
+
+    /// Latin-1 `café` as a mount point: read by its bytes, shown escaped like `ls -b`, and in JSON the array of its
+    /// bytes, never a look-alike string.
+    @Test(.enabled(if: getuid() == 0, "mounting a file system needs root"))
+    func aMountPointThatIsNotUTF8KeepsItsBytes() throws {
+        let directory = TemporaryDirectory()
+        let mountPoint = BytePathFiles.path(directory.path, BytePathFiles.latin1Cafe)
+        #expect(BytePathFiles.makeDirectory(mountPoint))
+        try #require(BytePathFiles.mountTemporaryFileSystem(mountPoint), "mount(2) failed: errno \(errno)")
+        defer {
+            BytePathFiles.unmount(mountPoint)
+            BytePathFiles.removeDirectory(mountPoint)
+            directory.remove()
+        }
+        let usage = try StorageUsage.read(mountPoint: mountPoint.appending("."))
+        #expect(usage.mountedOn == mountPoint)
+        #expect(usage.description.hasPrefix("\(directory.path)/caf\\351/. on \(directory.path)/caf\\351: "))
+        let json = String(decoding: try JSONEncoder().encode(usage), as: UTF8.self)
+        let bytes = mountPoint.bytes.map(String.init).joined(separator: ",")
+        #expect(
+            json.contains(#""mountedOn":[\#(bytes)]"#) && json.contains(#""mountPoint":[\#(bytes),47,46]"#), "\(json)")
     }
 
     @Test func missingMountPointIsNotFound() {

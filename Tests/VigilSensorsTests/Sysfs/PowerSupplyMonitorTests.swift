@@ -21,8 +21,8 @@ import VigilTestSupport
         let name = properties["name"] ?? "BAT0"
         return .uevent(
             Uevent(
-                action: Uevent.Action(rawValue: action)!, devpath: "/devices/power_supply/" + name,
-                subsystem: "power_supply", properties: event))
+                action: Uevent.Action(rawValue: action)!, devpath: BytePath("/devices/power_supply/" + name),
+                subsystem: "power_supply", properties: event.mapValues { BytePath($0) }))
     }
 
     @Test func changeUeventSnapshotUpdatesTheSupplyWithoutReadingSysfs() throws {
@@ -127,7 +127,7 @@ extension PowerSupplyMonitorTests {
             .uevent(
                 Uevent(
                     action: .change, devpath: "/devices/LNXSYSTM:00/ACPI0003:00/power_supply/AC",
-                    subsystem: "power_supply", properties: snapshot)))
+                    subsystem: "power_supply", properties: snapshot.mapValues { BytePath($0) })))
         #expect(monitor.readings.value.value?.powerSource == .external)
         tree.write("class/power_supply/BAT0/capacity", "40\n")
         devices.readings.publish(.overflow)

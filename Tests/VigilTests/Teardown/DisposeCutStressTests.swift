@@ -21,13 +21,16 @@ import VigilTestSupport
     }
 
     /// Eight publishers stamp each value with a ticket taken just before its publish; eight threads subscribe, wait
-    /// 0 to 2 ms, dispose, then read the ticket counter and raise a flag that the closure checks first thing.
-    static func run(seconds: Double, waiting: Bool) -> Violations {
+    /// 0 to 2 ms, dispose, then read the ticket counter and raise a flag that the closure checks first thing; until
+    /// `windows` such windows have run, or `limit` has passed (about 2 s alone; longer under a sanitizer and beside
+    /// other suites, where CI saw 634 windows in a fixed 2 s).
+    static func run(windows target: Int, within limit: Duration, waiting: Bool) -> Violations {
         let subject = PublishSubject<Int>()
         let tickets = Atomic<Int>(0)
         let running = Atomic<Bool>(true)
         let result = FutexMutex(Violations())
-        let deadline = ContinuousClock.now + .seconds(seconds)
+        let deadline = ContinuousClock.now + limit
+        let windows = Atomic<Int>(0)
         concurrently(16) { thread in
             if thread < 8 {
                 while running.load(ordering: .relaxed) {
@@ -36,7 +39,7 @@ import VigilTestSupport
                 return
             }
             var random = SystemRandomNumberGenerator()
-            while ContinuousClock.now < deadline {
+            while ContinuousClock.now < deadline, windows.load(ordering: .relaxed) < target {
                 let returned = Atomic<Bool>(false)
                 let boundary = Atomic<Int>(.max)
                 let late = FutexMutex<[Int]>([])
@@ -52,6 +55,7 @@ import VigilTestSupport
                 subscription.disposeAndWait()
                 let lateTickets = late.withLock { $0 }
                 let cut = boundary.load(ordering: .sequentiallyConsistent)
+                windows.add(1, ordering: .relaxed)
                 result.withLock { violations in
                     violations.windows += 1
                     violations.lateCallbacks += lateTickets.count
@@ -65,7 +69,7 @@ import VigilTestSupport
     }
 
     @Test func disposeLetsNoValuePublishedAfterItsReturnInAndAtMostOneCallbackAlreadyOnItsWay() {
-        let violations = Self.run(seconds: 2, waiting: false)
+        let violations = Self.run(windows: 5_000, within: .seconds(30), waiting: false)
         #expect(violations.windows > 1_000)
         #expect(violations.valuesPublishedAfterTheReturn == 0)
         #expect(violations.windowsWithSeveralLateCallbacks == 0)
@@ -75,7 +79,7 @@ import VigilTestSupport
     }
 
     @Test func disposeAndWaitLetsNoCallbackInAfterItsReturn() {
-        let violations = Self.run(seconds: 2, waiting: true)
+        let violations = Self.run(windows: 5_000, within: .seconds(30), waiting: true)
         #expect(violations.windows > 1_000)
         #expect(violations.lateCallbacks == 0)
     }

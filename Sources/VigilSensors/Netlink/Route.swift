@@ -1,5 +1,6 @@
-/// A default route (destination `0.0.0.0/0` or `::/0`), as `RTM_NEWROUTE` reports it.
-public struct DefaultRoute: Hashable, Sendable, Encodable, CustomStringConvertible {
+/// A unicast route outside the `local` table, as `RTM_NEWROUTE` reports it: a default route (destination `0.0.0.0/0`
+/// or `::/0`) or one to a narrower destination.
+public struct Route: Hashable, Sendable, Encodable, CustomStringConvertible {
     /// One path of a route: an output interface and, unless the route is on-link, a gateway.
     public struct NextHop: Hashable, Sendable, Encodable, CustomStringConvertible {
         /// The gateway (`RTA_GATEWAY`); `nil` for an on-link route.
@@ -35,6 +36,10 @@ public struct DefaultRoute: Hashable, Sendable, Encodable, CustomStringConvertib
 
     /// The address family of the route.
     public var family: IPAddress.Family
+    /// The destination network (`RTA_DST`), all zeros for a default route.
+    public var destination: IPAddress
+    /// The destination's prefix length (`rtm_dst_len`), 0 for a default route.
+    public var prefixLength: Int
     /// The routing table (`RTA_TABLE` or `rtm_table`), 254 for `main`.
     public var table: Int
     /// The metric (`RTA_PRIORITY`); lower wins.
@@ -45,39 +50,55 @@ public struct DefaultRoute: Hashable, Sendable, Encodable, CustomStringConvertib
     public var nextHops: [NextHop]
 
     /// Creates a route record.
+    ///
+    /// - Parameters:
+    ///   - family: The address family.
+    ///   - destination: The destination network; the default route's (all zeros) when `nil` or of another family.
+    ///   - prefixLength: The destination's prefix length, 0 for a default route.
+    ///   - table: The routing table, `main` (254) by default.
+    ///   - metric: The metric.
+    ///   - typeOfService: The IPv4 type of service, 0 for any.
+    ///   - nextHops: The paths.
     public init(
-        family: IPAddress.Family, table: Int = 254, metric: Int = 0, typeOfService: Int = 0, nextHops: [NextHop]
+        family: IPAddress.Family, destination: IPAddress? = nil, prefixLength: Int = 0, table: Int = 254,
+        metric: Int = 0, typeOfService: Int = 0, nextHops: [NextHop]
     ) {
         self.family = family
+        self.destination =
+            destination.flatMap { $0.family == family ? $0 : nil }
+            ?? IPAddress(family: family, bytes: [UInt8](repeating: 0, count: family.byteCount))!
+        self.prefixLength = prefixLength
         self.table = table
         self.metric = metric
         self.typeOfService = typeOfService
         self.nextHops = nextHops
     }
 
+    /// Whether this is a default route (prefix length 0).
+    public var isDefault: Bool { prefixLength == 0 }
+
     /// The output interfaces of all paths.
     public var interfaceIndexes: [Int] { nextHops.compactMap(\.interfaceIndex) }
 
     /// Whether `other` has the kernel's key of this route: what `NLM_F_REPLACE` replaces and what a delete matches.
     ///
-    /// The destination is always the default one. IPv4 keys a fib alias by destination, type of service, priority
-    /// and table; IPv6 keys a fib6 entry by destination, source, metric and table (Vigil reads source-specific
-    /// IPv6 default routes as plain ones).
-    func hasSameKey(as other: DefaultRoute) -> Bool {
-        family == other.family && table == other.table && metric == other.metric
-            && typeOfService == other.typeOfService
+    /// IPv4 keys a fib alias by destination, type of service, priority and table; IPv6 keys a fib6 entry by
+    /// destination, source, metric and table (Vigil reads source-specific IPv6 routes as plain ones).
+    func hasSameKey(as other: Route) -> Bool {
+        family == other.family && destination == other.destination && prefixLength == other.prefixLength
+            && table == other.table && metric == other.metric && typeOfService == other.typeOfService
     }
 
     /// Whether the kernel merges this IPv6 route with another of the same key into one multipath route: every path
     /// has a gateway (`rt6_qualify_for_ecmp`).
     var isMultipathCapable: Bool { family == .ipv6 && nextHops.allSatisfy { $0.gateway != nil } }
 
-    /// For example `default ipv4 via 192.0.2.1 dev #2 metric 100`.
+    /// For example `default ipv4 via 192.0.2.1 dev #2 metric 100` or `10.1.0.0/16 via 10.0.0.254 dev #2`.
     public var description: String { description(naming: { _ in nil }) }
 
     /// The description with interface names from `name` where it knows them.
     func description(naming name: (Int) -> String?) -> String {
-        var parts = ["default", family.description]
+        var parts = isDefault ? ["default", family.description] : ["\(destination)/\(prefixLength)"]
         parts += nextHops.map { $0.description(naming: name) }
         if typeOfService != 0 { parts.append("tos \(typeOfService)") }
         if metric != 0 { parts.append("metric \(metric)") }
@@ -85,3 +106,7 @@ public struct DefaultRoute: Hashable, Sendable, Encodable, CustomStringConvertib
         return parts.joined(separator: " ")
     }
 }
+
+/// The name ``Route`` had while Vigil mirrored default routes only; ``NetworkPath/defaultRoutes`` still holds just
+/// those.
+public typealias DefaultRoute = Route

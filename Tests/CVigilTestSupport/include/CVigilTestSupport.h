@@ -1,0 +1,20 @@
+// What the tests need of glibc's GNU extensions, which Glibc's Swift module is built without; defined in
+// ThreadPlacement.c and PseudoTerminal.c. Only the tests link it.
+#ifndef VIGIL_TEST_SUPPORT_H
+#define VIGIL_TEST_SUPPORT_H
+
+#include <stddef.h>
+
+/// Writes the CPUs the calling thread may run on into `cpus` (at most `capacity`); returns how many, or -1.
+int vigil_test_allowed_cpus(int *cpus, int capacity);
+
+/// Pins the calling thread to `cpu`; returns 0, or -1 with errno set.
+int vigil_test_pin_thread(int cpu);
+
+/// The calling thread's kernel id (gettid(2)), as /proc/self/task names it.
+int vigil_test_thread_id(void);
+
+/// Opens a pseudo-terminal's master, unlocked, and writes its slave's path into `name`; returns the master, or -1.
+int vigil_test_open_pseudo_terminal(char *name, size_t capacity);
+
+#endif
