@@ -1,5 +1,5 @@
 // What the tests need of glibc's GNU extensions, which Glibc's Swift module is built without; defined in
-// ThreadPlacement.c and PseudoTerminal.c. Only the tests link it.
+// ThreadPlacement.c, PseudoTerminal.c and SameFile.c. Only the tests link it.
 #ifndef VIGIL_TEST_SUPPORT_H
 #define VIGIL_TEST_SUPPORT_H
 
@@ -16,5 +16,9 @@ int vigil_test_thread_id(void);
 
 /// Opens a pseudo-terminal's master, unlocked, and writes its slave's path into `name`; returns the master, or -1.
 int vigil_test_open_pseudo_terminal(char *name, size_t capacity);
+
+/// Whether descriptors `first` and `second` of this process name the same open file (kcmp(2) with KCMP_FILE): 1 when
+/// they do, 0 when they do not, -1 with errno set when either is closed or kcmp is unavailable.
+int vigil_test_same_open_file(int first, int second);
 
 #endif

@@ -17,9 +17,10 @@ import VigilTestSupport
             && info.contains { $0.hasPrefix("settime flags:") && $0.hasSuffix("03") }
     }
 
-    /// The cancel-on-set timers `probe`'s loop watches.
-    static func timers(on probe: EventLoopProbe) -> [OpenDescriptor] {
-        probe.registrations().filter { isCancelOnSetTimer($0.number) }
+    /// The cancel-on-set timers `probe`'s loop watches, pinned: a closed timer's number may be reused at once by
+    /// another suite's timer, which looks the same (``PinnedDescriptor``).
+    static func timers(on probe: EventLoopProbe) -> [PinnedDescriptor] {
+        probe.registrations().filter { isCancelOnSetTimer($0.number) }.pinned()
     }
 
     @Test func armsARealtimeCancelOnSetTimerAndReleasesIt() async throws {
