@@ -43,6 +43,9 @@ final class ServerConnection: Sendable {
         var isAuthenticating = false
         /// The check's verdict, for that request.
         var verdict: BasicAuthenticator.Verdict?
+        /// The turn of the loop that answers once the verdict is in; cancelled by a close, which then waits for it
+        /// (a close from another thread must not pull the socket from under it).
+        var resumption: EventLoop.Registration?
     }
 
     private let transport: ConnectionTransport
@@ -95,7 +98,7 @@ final class ServerConnection: Sendable {
 
     /// Closes the socket and stops watching it; `reason`, when given, is logged. Later calls do nothing.
     func close(reason: String?) {
-        typealias Closing = (registration: EventLoop.Registration?, timer: EventLoop.Registration?, closesSocket: Bool)
+        typealias Closing = (registrations: [EventLoop.Registration], closesSocket: Bool)
         let closing = state.withLock { state -> Closing? in
             guard !state.isClosed else { return nil }
             state.isClosed = true
@@ -103,14 +106,14 @@ final class ServerConnection: Sendable {
             defer {
                 state.registration = nil
                 state.timer = nil
+                state.resumption = nil
                 state.input = []
                 state.output = []
             }
-            return (state.registration, state.timer, !state.isRegistering)
+            return ([state.registration, state.timer, state.resumption].compactMap { $0 }, !state.isRegistering)
         }
-        guard let (registration, timer, closesSocket) = closing else { return }
-        registration?.cancel()
-        timer?.cancel()
+        guard let (registrations, closesSocket) = closing else { return }
+        for registration in registrations { registration.cancel() }
         // Said before the socket closes, so a client that sees the close finds the line already written.
         if let reason { log("metrics server: dropped the connection from \(peer): \(reason)") }
         if closesSocket { transport.close() }
@@ -290,10 +293,16 @@ final class ServerConnection: Sendable {
             state.isAuthenticating = false
             state.verdict = verdict
         }
-        _ = try? eventLoop.schedule(after: .zero) { [weak self] in
+        let resumption = try? eventLoop.schedule(after: .zero) { [weak self] in
             guard let self, !self.isClosed else { return }
             self.handle([])
         }
+        let kept = state.withLock { state in
+            guard !state.isClosed else { return false }
+            state.resumption = resumption
+            return true
+        }
+        if !kept { resumption?.cancel() }
     }
 
     /// The answer to a request without valid credentials, as the exporter toolkit gives it.
