@@ -15,13 +15,15 @@ import VigilTestSupport
 /// every time; under ThreadSanitizer, a thread opening and closing descriptors without pause stalled the whole test
 /// process for two minutes (every queued suite then passed its time limit), even when bounded to 2 s of connects.
 @Suite(
-    .timeLimit(.minutes(1)),
+    .timeLimit(.minutes(5)),
     .disabled(
         if: runsUnderThreadSanitizer || runsUnderAddressSanitizer,
         "a descriptor-stealing race; the plain run checks it, sanitizers stall on its busy threads"))
 struct LoopbackClientTests {
     @Test func aRefusedConnectionClosesNoOtherThreadsDescriptor() async throws {
-        let port = try freeLoopbackPort()
+        // Kept bound: a port let go could be taken by another suite's server, or by a connect's own ephemeral port.
+        let reserved = try ReservedLoopbackPort()
+        let port = reserved.port
         // Off the concurrency pool, and for 2 s at most: the bystander and the connects keep both CPUs of a CI machine
         // busy, and under ThreadSanitizer 20,000 connects took two minutes, in which no other suite ran.
         let (stolen, unrefused) = await offThePool { () -> (Int, Int) in
@@ -48,5 +50,6 @@ struct LoopbackClientTests {
         }
         #expect(unrefused == 0, "nobody listens on the port")
         #expect(stolen == 0, "a refused client closed the bystander's descriptor")
+        withExtendedLifetime(reserved) {}
     }
 }
