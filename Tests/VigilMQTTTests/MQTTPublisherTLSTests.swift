@@ -6,13 +6,7 @@ import VigilTestSupport
 
 /// The library's ``MQTTPublisher`` over TLS against a real `mosquitto`: the server's name is checked, QoS 1 goes
 /// through, and files that cannot be used are an error of the initializer.
-@Suite(
-    .timeLimit(.minutes(5)),
-    .disabled(
-        if: runsUnderThreadSanitizer || runsUnderAddressSanitizer,
-        "stalled the sanitizer runs for 80 s (cause not yet found); checked by the plain run"
-    )) struct MQTTPublisherTLSTests
-{
+@Suite(.timeLimit(.minutes(5))) struct MQTTPublisherTLSTests {
     private func configuration(_ broker: Mosquitto, _ certificates: TestCertificates, serverName: String? = nil)
         -> MQTTPublisher.Configuration
     {

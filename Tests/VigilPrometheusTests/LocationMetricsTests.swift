@@ -6,7 +6,7 @@ import VigilTestSupport
 
 /// The `location` source's metrics from a receiver log replayed through a pseudo-terminal behind a fake
 /// `class/gnss`: exact samples of its first epochs.
-@Suite(.timeLimit(.minutes(2))) struct LocationMetricsTests {
+@Suite(.timeLimit(.minutes(5))) struct LocationMetricsTests {
     @Test func theLocationSourceExportsItsFix() async throws {
         let terminal = try #require(PseudoTerminal())
         let (sys, dev) = (FakeSysfsTree(), FakeSysfsTree())

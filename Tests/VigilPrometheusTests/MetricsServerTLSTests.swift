@@ -6,13 +6,7 @@ import VigilSensors
 import VigilTestSupport
 
 /// The metrics server over TLS and behind basic authentication, as a web configuration file sets it up.
-@Suite(
-    .timeLimit(.minutes(5)),
-    .disabled(
-        if: runsUnderThreadSanitizer || runsUnderAddressSanitizer,
-        "stalled the sanitizer runs for 80 s (cause not yet found); checked by the plain run"
-    )) struct MetricsServerTLSTests
-{
+@Suite(.timeLimit(.minutes(5))) struct MetricsServerTLSTests {
     /// "U*U" at cost 5, from OpenBSD's bcrypt test vectors.
     static let hash = "$2a$05$CCCCCCCCCCCCCCCCCCCCC.E5YPO9kmyuRGyh0XouQYb4YMJKvyOeW"
     static let request = "GET /metrics HTTP/1.1\r\nHost: localhost\r\n\r\n"

@@ -4,13 +4,7 @@ import VigilTestSupport
 
 /// node_exporter's web configuration file, read as the exporter toolkit reads it: known settings applied, relative
 /// paths taken from the file's folder, anything else refused with the line or setting named.
-@Suite(
-    .timeLimit(.minutes(1)),
-    .disabled(
-        if: runsUnderThreadSanitizer || runsUnderAddressSanitizer,
-        "stalled the sanitizer runs for 80 s (cause not yet found); checked by the plain run"
-    )) struct WebConfigurationTests
-{
+@Suite(.timeLimit(.minutes(5))) struct WebConfigurationTests {
     static let hash = "$2b$10$qLL1QE7IghicPyw7y/vz4uG3b6.1gan7MU3htVqJ1bMSWJfTtJf6i"
 
     func read(_ text: String) throws(MetricsServerError) -> MetricsServer.WebConfiguration {

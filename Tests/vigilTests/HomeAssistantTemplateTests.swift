@@ -7,7 +7,7 @@ import VigilTestSupport
 /// payload a run published: pending, unavailable and elements gone from a later reading included. Jinja2 runs with
 /// `StrictUndefined`, so a template that reads a field a payload lacks fails here as it raised `UndefinedError` in
 /// Home Assistant.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(5)))
 struct HomeAssistantTemplateTests {
     /// A Python with Jinja2: the one `.ci/setup` installs from PyPI into a virtual environment, else the system's.
     static var pythonWithJinja: String? {

@@ -4,7 +4,7 @@ import VigilTestSupport
 
 /// The counters `vigil serve` exports for Prometheus to rate, checked against the kernel's own files read around the
 /// scrape on this machine.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(5)))
 struct ServeCountersTests {
     /// Each core's seconds per mode, in `USER_HZ` (100) from `/proc/stat`.
     static func cpuSeconds() -> [String: Double] {

@@ -4,7 +4,7 @@ import VigilTestSupport
 /// What `vigil_source_up` says about health: a source whose readings hold no usable value is not up, hardware the
 /// machine lacks is not a failure (no `vigil_source_up` series, so the README's alert stays quiet), and the notes
 /// `vigil watch` prints are counted.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(5)))
 struct ServeHealthTests {
     @Test func unusableReadingsAreNotUpAbsentHardwareHasNoUpSeriesAndNotesAreCounted() async throws {
         let scratch = TemporaryDirectory("vigil-health")

@@ -5,7 +5,7 @@ import VigilTestSupport
 
 /// `vigil serve` against the hostile clients it was probed with beside node_exporter: scrapes keep answering within a
 /// second whatever the others do.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(5)))
 struct ServeHostileClientTests {
     /// Starts `vigil serve memory` on a port chosen here, with `standardError` given, and waits until it listens.
     static func serve(standardError: Int32? = nil, wrapper: [String] = []) throws -> (ChildProcess, UInt16) {

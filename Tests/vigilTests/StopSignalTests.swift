@@ -8,7 +8,7 @@ import VigilTestSupport
 /// Dispatch registers a moment later on a thread of its own: a SIGTERM sent in between was discarded and the command
 /// ran on (CI saw `vigil serve --textfile` ignore one). The signal sent the moment the command says it runs lands in
 /// that window: on the old code some of these rounds never ended.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(5)))
 struct StopSignalTests {
     static let rounds = 25
 

@@ -4,7 +4,7 @@ import VigilTestSupport
 
 /// `vigil get` and `watch` on a GNSS receiver: a pseudo-terminal behind a fake `class/gnss` that replays a real
 /// receiver's log (u-blox LEA-4H, from gpsd: no fix at first, then a fix).
-@Suite(.timeLimit(.minutes(2))) struct VigilLocationCommandTests {
+@Suite(.timeLimit(.minutes(5))) struct VigilLocationCommandTests {
     final class Receiver {
         let sys = FakeSysfsTree()
         let dev = FakeSysfsTree()

@@ -4,7 +4,7 @@ import VigilTestSupport
 
 /// On a machine without OpenSSL 3 vigil builds and runs; only TLS is refused, saying what to install. Made real in a
 /// mount namespace of the child's own, where `libssl.so.3` is `/dev/null` (so `dlopen` fails as if it were absent).
-@Suite(.timeLimit(.minutes(2))) struct VigilWithoutOpenSSLTests {
+@Suite(.timeLimit(.minutes(5))) struct VigilWithoutOpenSSLTests {
     static let missing =
         "the system has no OpenSSL 3 (libssl.so.3), which TLS needs; on Debian or Ubuntu: apt-get install libssl3"
 

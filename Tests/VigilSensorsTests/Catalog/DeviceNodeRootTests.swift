@@ -7,7 +7,7 @@ import VigilTestSupport
 /// The sources that open device nodes, from the catalog on a fake tree: the machine's own `/dev` holds other devices
 /// than the tree's (its `event0` is not the tree's lid, its `gnss0` not the tree's receiver), so none of it is opened;
 /// a dev root given beside the tree is.
-@Suite(.timeLimit(.minutes(1))) struct DeviceNodeRootTests {
+@Suite(.timeLimit(.minutes(5))) struct DeviceNodeRootTests {
     /// Each source, text of its reading once the devices are listed, and what the reading says under the machine's
     /// `/dev` and under the tree's own dev root.
     static let cases = [

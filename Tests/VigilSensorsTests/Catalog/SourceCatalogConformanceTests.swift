@@ -10,7 +10,7 @@ extension InotifyKernelTests {
     /// Serialized: each case runs its source on a private event loop and times its start and stop; one case at a time
     /// keeps those times about the source, not about thirty others starting beside it. Inside ``InotifyKernelTests``,
     /// since the `files` entry watches with inotify.
-    @Suite(.serialized, .timeLimit(.minutes(1))) struct SourceCatalogConformanceTests {
+    @Suite(.serialized, .timeLimit(.minutes(5))) struct SourceCatalogConformanceTests {
         static let ids = SourceCatalog.builtIn.map(\.id)
 
         @Test(arguments: ids) func conformsOnAFakeMachine(id: String) async throws {

@@ -5,7 +5,7 @@ import VigilTestSupport
 
 /// ``DisplayMonitor`` on fake trees: a read on start, re-reads on `drm` hot-plug uevents (with and without
 /// `CONNECTOR=`), on lost events and on `refresh()`, and nothing for other events.
-@Suite(.timeLimit(.minutes(1))) struct DisplayMonitorTests {
+@Suite(.timeLimit(.minutes(5))) struct DisplayMonitorTests {
     /// A monitor of ``DisplayReadingTests/laptop()`` that never polls by itself, started, following `changes`.
     static func started(_ machine: FakeMachine, _ changes: PublishSubject<DeviceEvent>) throws -> DisplayMonitor {
         let monitor = DisplayMonitor(root: machine.sys.root, updateInterval: .seconds(3600), changes: changes)

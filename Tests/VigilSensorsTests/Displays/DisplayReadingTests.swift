@@ -5,7 +5,7 @@ import VigilSensors
 import VigilTestSupport
 
 /// DRM connectors read from fake `/sys/class/drm` trees holding real EDIDs, and from hostile ones.
-@Suite(.timeLimit(.minutes(1))) struct DisplayReadingTests {
+@Suite(.timeLimit(.minutes(5))) struct DisplayReadingTests {
     /// A tree with the connectors of ``FakeMachine/addDisplays()``.
     static func laptop() -> FakeMachine {
         let machine = FakeMachine.empty()

@@ -4,7 +4,7 @@ import VigilTestSupport
 
 /// The `edid` fuzz corpus replayed through the decoder its fuzzer feeds, each input with the EDID or the notes it
 /// must give; `Fuzz/run.sh edid` is where random bytes go.
-@Suite(.timeLimit(.minutes(1))) struct EDIDFuzzCorpusTests {
+@Suite(.timeLimit(.minutes(5))) struct EDIDFuzzCorpusTests {
     static func decode(_ name: String) throws -> EDID {
         try EDID.decode(try #require(FuzzCorpus.input("edid", name)))
     }

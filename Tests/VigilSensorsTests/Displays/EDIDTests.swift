@@ -3,7 +3,7 @@ import VigilSensors
 import VigilTestSupport
 
 /// The EDID decoder against real displays' EDIDs (`Tests/Fixtures/edid`; the expected values are its README's).
-@Suite(.timeLimit(.minutes(1))) struct EDIDTests {
+@Suite(.timeLimit(.minutes(5))) struct EDIDTests {
     /// One fixture's expected identity.
     struct Expected: Sendable, CustomStringConvertible {
         let file: String

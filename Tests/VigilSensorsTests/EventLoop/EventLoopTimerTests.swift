@@ -183,7 +183,7 @@ import VigilTesting
     }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct DeadlineHeapTests {
+@Suite(.timeLimit(.minutes(5))) struct DeadlineHeapTests {
     @Test func popsInDeadlineThenTokenOrderAndForgetsRemovedTokens() {
         var heap = DeadlineHeap()
         let deadlines: [UInt64: Int] = [1: 50, 2: 10, 3: 30, 4: 10, 5: 40, 6: 20, 7: 60]

@@ -7,7 +7,7 @@ import VigilTestSupport
 /// The README's IIO hot-plug example, verbatim and against the public API only (plain `import VigilSensors`): it
 /// passed `devices.ueventProperties`, the power and backlight input, where the IIO monitors take device events, and
 /// did not compile. Every source that follows uevents now takes ``DeviceEvent``.
-@Suite(.timeLimit(.minutes(1))) struct ReadmeIIOHotplugTests {
+@Suite(.timeLimit(.minutes(5))) struct ReadmeIIOHotplugTests {
     /// The example's lines, as the README shows them.
     static let example = """
         let devices = DeviceMonitor(subsystems: ["iio"])

@@ -5,7 +5,7 @@ import VigilTestSupport
 
 /// Every machine in `Tests/Fixtures/dmi` against its README: the chassis class and the vendor and model that
 /// systemd-hostnamed shows, read through the whole identity (hostname from a fake procfs).
-@Suite(.timeLimit(.minutes(1))) struct DMIFixtureTests {
+@Suite(.timeLimit(.minutes(5))) struct DMIFixtureTests {
     struct Machine: Sendable, CustomTestStringConvertible {
         let folder: String
         let chassisType: Int

@@ -5,7 +5,7 @@ import VigilSensors
 import VigilTestSupport
 
 /// The `device` source: polling on a fake tree, `POLLPRI` on the real hostname, and UTS namespaces kept apart.
-@Suite(.serialized, .timeLimit(.minutes(2))) struct DeviceIdentityMonitorTests {
+@Suite(.serialized, .timeLimit(.minutes(5))) struct DeviceIdentityMonitorTests {
     @Test func aFakeTreeIsPolledAndAChangeIsPublished() throws {
         let machine = FakeMachine.equipped()
         let monitor = DeviceIdentityMonitor(

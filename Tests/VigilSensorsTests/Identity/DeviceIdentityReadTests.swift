@@ -6,7 +6,7 @@ import VigilTestSupport
 
 /// Reading the identity from fake trees: which os-release is read, the fallbacks of the chassis, the device tree, and
 /// hostile files where attributes should be, each hiding only itself.
-@Suite(.timeLimit(.minutes(1))) struct DeviceIdentityReadTests {
+@Suite(.timeLimit(.minutes(5))) struct DeviceIdentityReadTests {
     /// Three fake roots; `sys` empty, `proc` with a hostname.
     final class Roots {
         let sys = FakeSysfsTree()

@@ -5,7 +5,7 @@ import VigilTestSupport
 
 /// The os-release(5) rules, each on a line written for it (the real files in `Tests/Fixtures/os-release` have no
 /// single quotes, escapes, comments after values or CRLF).
-@Suite(.timeLimit(.minutes(1))) struct EnvironmentFileTests {
+@Suite(.timeLimit(.minutes(5))) struct EnvironmentFileTests {
     static let values: [(line: String, value: String)] = [
         ("A=plain", "plain"),
         (#"A="double quoted""#, "double quoted"),

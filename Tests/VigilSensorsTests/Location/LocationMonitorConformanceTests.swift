@@ -4,7 +4,7 @@ import VigilTestSupport
 
 /// ``LocationMonitor`` with an open receiver (a pseudo-terminal behind a fake `class/gnss`) against the whole
 /// ``Source`` contract; the outage takes the fake `/sys` away.
-@Suite(.timeLimit(.minutes(3))) struct LocationMonitorConformanceTests {
+@Suite(.timeLimit(.minutes(5))) struct LocationMonitorConformanceTests {
     @Test func conformsWithAnOpenReceiver() async throws {
         let fixture = try #require(LocationMonitorTests.Fixture())
         let (sys, dev) = (fixture.sys.root, fixture.dev.root)

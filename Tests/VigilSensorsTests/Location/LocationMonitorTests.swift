@@ -5,7 +5,7 @@ import VigilSensors
 import VigilTestSupport
 
 /// ``LocationMonitor`` on a pseudo-terminal standing in for `/dev/gnss0`, found through a fake `class/gnss`.
-@Suite(.timeLimit(.minutes(2))) struct LocationMonitorTests {
+@Suite(.timeLimit(.minutes(5))) struct LocationMonitorTests {
     /// A fake `/sys` with `class/gnss/gnss0` of type `UBX`, and a fake `/dev` whose `gnss0` links to a terminal.
     final class Fixture {
         let sys = FakeSysfsTree()

@@ -4,7 +4,7 @@ import VigilTestSupport
 
 /// The NMEA decoder on real receivers' logs (`Tests/Fixtures/nmea`, whose README gives the expected first fix),
 /// replayed in arbitrary chunks, and on hostile streams.
-@Suite(.timeLimit(.minutes(2))) struct NMEADecoderTests {
+@Suite(.timeLimit(.minutes(5))) struct NMEADecoderTests {
     struct Expected: Sendable, CustomStringConvertible {
         let log: String
         let time: String

@@ -7,7 +7,7 @@ import VigilTestSupport
 @testable import VigilSensors
 
 /// The package lifecycle every source starts and stops through, and the descriptor-watch driver on it.
-@Suite(.timeLimit(.minutes(1))) struct LifecycleTests {
+@Suite(.timeLimit(.minutes(5))) struct LifecycleTests {
     @Test func concurrentStartsClaimOnce() {
         let lifecycle = Lifecycle()
         let bodies = FutexMutex(0)

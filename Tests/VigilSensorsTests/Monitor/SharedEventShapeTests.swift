@@ -5,7 +5,7 @@ import VigilSensors
 
 /// One in-band error shape for every event source: each publishes a ``SensorEvent`` whose lost events and
 /// unreadable kernel are the same two cases (devices, files and the clock used to differ).
-@Suite(.timeLimit(.minutes(1))) struct SharedEventShapeTests {
+@Suite(.timeLimit(.minutes(5))) struct SharedEventShapeTests {
     /// What a consumer of any event source does with the shared cases, written once.
     private static func notice<Payload>(_ event: SensorEvent<Payload>) -> String? {
         switch event.kind {

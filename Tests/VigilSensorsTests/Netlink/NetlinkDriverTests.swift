@@ -8,7 +8,7 @@ import VigilTestSupport
 
 /// The netlink driver shared by the network and device monitors, driven directly so a test can order what the loop
 /// thread and a caller do.
-@Suite(.timeLimit(.minutes(1))) struct NetlinkDriverTests {
+@Suite(.timeLimit(.minutes(5))) struct NetlinkDriverTests {
     /// A source on a uevent socket that joins no group, so it never becomes readable by itself.
     private final class QuietSource: NetlinkDriven {
         let reopened = FutexMutex<[UInt64]>([])

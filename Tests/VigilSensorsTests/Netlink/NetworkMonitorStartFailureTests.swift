@@ -4,7 +4,7 @@ import VigilSensors
 
 /// One error contract: a start that cannot run throws and publishes nothing (the monitor used to both throw and
 /// publish an unavailable path, the only source that did both).
-@Suite(.timeLimit(.minutes(1))) struct NetworkMonitorStartFailureTests {
+@Suite(.timeLimit(.minutes(5))) struct NetworkMonitorStartFailureTests {
     @Test func aStartThatCannotRunThrowsAndPublishesNothing() {
         let monitor = NetworkMonitor(namespace: "/nonexistent-vigil-netns")
         let published = FutexMutex<[SensorReading<NetworkPath>]>([])

@@ -4,7 +4,7 @@ import VigilSensors
 
 /// Uevent values that are not UTF-8 (a device or interface name, a USB descriptor string, the `DEVPATH` holding one)
 /// keep their exact bytes: in JSON the array of them, in readable text escaped like `ls -b`, never U+FFFD.
-@Suite(.timeLimit(.minutes(1))) struct UeventNameTests {
+@Suite(.timeLimit(.minutes(5))) struct UeventNameTests {
     /// Latin-1 "café": `E9` alone is not UTF-8.
     private static let cafe: [UInt8] = Array("caf".utf8) + [0xE9]
     private static let devpath: [UInt8] = Array("/devices/virtual/net/".utf8) + cafe

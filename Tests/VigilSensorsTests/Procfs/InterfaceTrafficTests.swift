@@ -4,7 +4,7 @@ import Testing
 import VigilSensors
 import VigilTestSupport
 
-@Suite(.timeLimit(.minutes(2))) struct InterfaceTrafficTests {
+@Suite(.timeLimit(.minutes(5))) struct InterfaceTrafficTests {
     static let header = """
         Inter-|   Receive                                                |  Transmit
          face |bytes    packets errs drop fifo frame compressed multicast|bytes    packets errs drop fifo colls carrier compressed

@@ -3,7 +3,7 @@ import Testing
 @testable import VigilSensors
 
 /// The mount point holding a path, from mountinfo text: the deepest mount of the path's device above it.
-@Suite(.timeLimit(.minutes(1))) struct MountTableTests {
+@Suite(.timeLimit(.minutes(5))) struct MountTableTests {
     /// Lines of this CI machine's `/proc/self/mountinfo`, with a bind mount, a name with a space (the kernel's
     /// `\040`) and a second file system of the root's device added.
     static let mountinfo = """

@@ -6,7 +6,7 @@ import VigilTestSupport
 @testable import VigilSensors
 
 /// Many threads start one source at once: the start is claimed once, and one stop stops everything it started.
-@Suite(.timeLimit(.minutes(1))) struct ConcurrentStartTests {
+@Suite(.timeLimit(.minutes(5))) struct ConcurrentStartTests {
     /// The start work of a polled source runs once (it used to run for every caller that saw it stopped).
     @Test func aPolledSourceRunsItsStartOnce() {
         let starts = FutexMutex(0)

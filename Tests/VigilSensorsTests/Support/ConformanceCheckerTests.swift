@@ -4,7 +4,7 @@ import VigilTestSupport
 
 /// The conformance checker catches each defect under the clause it breaks, and finds nothing in a source without
 /// one: it is a check that can fail.
-@Suite(.serialized, .timeLimit(.minutes(1))) struct ConformanceCheckerTests {
+@Suite(.serialized, .timeLimit(.minutes(5))) struct ConformanceCheckerTests {
     static let expected: [(FaultySource.Fault, ConformanceClause?)] = [
         (.none, nil), (.checksBeforeClaiming, .doubleStart), (.deinitDoesNotStop, .release),
         (.refreshesWhenStopped, .promptStop), (.hidesFailedReads, .refresh), (.acceptsAnyInterval, .updateInterval),

@@ -3,7 +3,7 @@ import Testing
 
 @testable import VigilSensors
 
-@Suite(.timeLimit(.minutes(1))) struct ErrnoTests {
+@Suite(.timeLimit(.minutes(5))) struct ErrnoTests {
     @Test(arguments: [
         (ENOENT, "ENOENT (No such file or directory)"), (EINVAL, "EINVAL (Invalid argument)"),
         (EAGAIN, "EAGAIN (Resource temporarily unavailable)"),

@@ -6,7 +6,7 @@ import VigilTestSupport
 /// The test support's check that a descriptor was closed: a timer closed and its number reused at once by another
 /// timer (as a parallel suite's source does) passed for the first one still open when only the number and `fdinfo`
 /// were compared; CI's ThreadSanitizer run failed `ClockChangeMonitorTests` that way.
-@Suite(.timeLimit(.minutes(1))) struct PinnedDescriptorTests {
+@Suite(.timeLimit(.minutes(5))) struct PinnedDescriptorTests {
     static func realtimeTimer() throws -> Int32 {
         let fd = timerfd_create(CLOCK_REALTIME, Int32(TFD_CLOEXEC | TFD_NONBLOCK))
         try #require(fd >= 0, "timerfd_create: errno \(errno)")

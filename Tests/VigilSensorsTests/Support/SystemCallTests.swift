@@ -7,7 +7,7 @@ import VigilTestSupport
 
 @testable import VigilSensors
 
-@Suite(.timeLimit(.minutes(1))) struct SystemCallTests {
+@Suite(.timeLimit(.minutes(5))) struct SystemCallTests {
     @Test func writesEveryByteThroughShortWritesAndInterrupts() throws {
         let input = (0..<1000).map { UInt8(truncatingIfNeeded: $0 &* 7) }
         var taken: [UInt8] = []

@@ -4,7 +4,7 @@ import VigilTestSupport
 
 /// ``EvdevStream``: whole `struct input_event`s out of reads of any length, switch changes per frame, and
 /// `SYN_DROPPED` handled as libevdev documents it.
-@Suite(.timeLimit(.minutes(1))) struct EvdevStreamTests {
+@Suite(.timeLimit(.minutes(5))) struct EvdevStreamTests {
     static let lidClosing = Events.frame((.lid, true))
 
     @Test func anEventRoundTripsThroughItsKernelBytes() {

@@ -7,7 +7,7 @@ import VigilTestSupport
 /// file, a directory, a dangling link or a device that is not evdev where the node should be; garbage capability
 /// bitmaps; a name that is not UTF-8 or far too long. Each hides only its own device, with a reason; nothing blocks,
 /// crashes or reads without bound.
-@Suite(.timeLimit(.minutes(1))) struct SwitchMonitorHostileTests {
+@Suite(.timeLimit(.minutes(5))) struct SwitchMonitorHostileTests {
     /// Reads once, through a started monitor that never polls by itself.
     static func read(_ sys: FakeSysfsTree, _ dev: FakeSysfsTree) async throws -> SwitchStates {
         let monitor = SwitchMonitor(root: sys.root, devRoot: dev.root, updateInterval: .seconds(3600))

@@ -8,7 +8,7 @@ import VigilTestSupport
 /// per frame (also when a struct arrives in pieces), `SYN_DROPPED` recovered, a removed device reported, a refused
 /// node naming its group, and rescans on `input` uevents. The devices are the libinput test devices of
 /// `testdata/input/README.md`.
-@Suite(.timeLimit(.minutes(1))) struct SwitchMonitorTests {
+@Suite(.timeLimit(.minutes(5))) struct SwitchMonitorTests {
     /// A fake machine with the ACPI lid (`event0`) and libinput's tablet-mode switch device (`event3`), both nodes
     /// served by `evdev`: the lid closed, tablet mode off.
     final class Fixture {

@@ -8,7 +8,7 @@ import VigilTestSupport
 /// it is preempted just after it gave up the deliverer role: what that late thread does next must not look like the
 /// end of the new deliverer's round. CI once saw it so, rarely, under AddressSanitizer; here the kernel is made to
 /// preempt the publishing thread at random points, so the moment recurs hundreds of times a second.
-@Suite(.serialized, .timeLimit(.minutes(2))) struct LateDelivererTests {
+@Suite(.serialized, .timeLimit(.minutes(5))) struct LateDelivererTests {
     /// Thread D publishes without pause on CPU A. Thread H, real-time on the same CPU, wakes at random moments, so
     /// the kernel stops D wherever it is, and publishes; when its own value reaches the subscriber on H, the callback
     /// lets thread X (CPU B) `disposeAndWait()`, keeps D off the CPU for a moment, then lets D go on while it still
