@@ -226,12 +226,9 @@ final class IIOBufferedSampler: IIOSampler {
             handler(.failed(error))
         case .scans(let scans, let calibrations):
             for scan in scans {
-                var values: [Double] = []
+                let values: [Double]
                 do throws(SensorError) {
-                    for (channel, calibration) in zip(channels.channels, calibrations) {
-                        let raw = Double(scan[channel.name] ?? 0)
-                        values.append(try calibration.checkedApply(raw, path: device.deviceNodePath))
-                    }
+                    values = try channels.values(in: scan, calibrations: calibrations, node: device.deviceNodePath)
                 } catch {
                     handler(.error(error))
                     continue

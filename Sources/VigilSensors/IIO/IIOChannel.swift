@@ -57,6 +57,30 @@ public struct IIOChannel: Hashable, Sendable, CustomStringConvertible {
         return try readCalibration().checkedApply(raw, path: rawPath)
     }
 
+    /// Reads a channel whose attribute holds `count` values on one line, separated by spaces, each in SI units: the
+    /// kernel prints a multi-value channel so (`IIO_VAL_INT_MULTIPLE`; `in_rot_quaternion_raw` is `x y z w`).
+    ///
+    /// - Parameters:
+    ///   - count: How many values the line must hold.
+    ///   - calibration: The calibration to apply to each raw value; read from sysfs when nil.
+    /// - Throws: ``SensorError/malformedValue(path:text:expected:)`` when the line does not hold exactly `count`
+    ///   finite numbers, and what ``readValue(calibration:)`` throws.
+    package func readValues(count: Int, calibration: ChannelCalibration? = nil) throws(SensorError) -> [Double] {
+        guard let path = inputPath ?? rawPath else { throw SensorError.notFound(path: "in_\(name)_raw") }
+        let text = try SysfsFile.readText(path)
+        let fields = text.split { $0 == " " || $0 == "\t" }
+        let numbers = fields.compactMap { Double($0) }.filter(\.isFinite)
+        guard fields.count == count, numbers.count == count else {
+            throw SensorError.malformedValue(path: path, text: text, expected: "\(count) numbers on one line")
+        }
+        if inputPath != nil { return numbers }
+        let applied: ChannelCalibration
+        if let calibration { applied = calibration } else { applied = try readCalibration() }
+        var values: [Double] = []
+        for number in numbers { values.append(try applied.checkedApply(number, path: path)) }
+        return values
+    }
+
     public var description: String {
         let source = inputPath != nil ? "input" : "raw"
         return "\(name) (\(source))"

@@ -75,11 +75,9 @@ final class IIOPolledSampler: IIOSampler {
 
     private func poll() {
         guard let calibrations = state.withLock({ $0?.calibrations }) else { return }
-        var values: [Double] = []
+        let values: [Double]
         do throws(SensorError) {
-            for (channel, calibration) in zip(channels.channels, calibrations) {
-                values.append(try channel.readValue(calibration: calibration))
-            }
+            values = try channels.readValues(calibrations: calibrations)
         } catch {
             handler(.error(error))
             return

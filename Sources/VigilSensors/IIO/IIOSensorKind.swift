@@ -14,8 +14,13 @@ public protocol IIOSensorKind: Sendable {
     static var channelType: String { get }
 
     /// Whether the sensor reads the `x`, `y` and `z` channels as one vector (with the mount matrix applied) rather
-    /// than one scalar channel.
+    /// than one scalar channel; the default ``IIOSensorKind/channelSelection`` follows it.
     static var isVector: Bool { get }
+
+    /// Which channels of ``channelType`` the sensor reads: by default ``IIOChannelSelection/vector`` when
+    /// ``isVector``, else ``IIOChannelSelection/scalar``; a kind that reads particular modified channels (a heading,
+    /// a quaternion) says which.
+    static var channelSelection: IIOChannelSelection { get }
 
     /// Creates the kind with its default settings.
     init()
@@ -27,14 +32,15 @@ public protocol IIOSensorKind: Sendable {
 
     /// Turns one sample into a value.
     ///
-    /// - Parameter sample: The SI values, x, y, z (in the device's frame) for a vector or one value for a scalar,
-    ///   and the timestamp.
+    /// - Parameter sample: The SI values, as many as ``IIOSensorKind/channelSelection`` reads (x, y, z in the device's frame for a
+    ///   vector, one value for a scalar), and the timestamp.
     mutating func value(from sample: IIOSample) -> Value
 }
 
 /// One sample of an IIO sensor in SI units.
 public struct IIOSample: Hashable, Sendable {
-    /// The values in SI units: x, y, z for a vector (mount matrix applied), or one value.
+    /// The values in SI units: x, y, z for a vector (mount matrix applied), one value, or a repeated channel's values
+    /// in the kernel's order.
     public let values: [Double]
     /// When the sample was taken, in nanoseconds: the scan's timestamp in buffered mode, `CLOCK_REALTIME` when
     /// polled (the IIO default timestamp clock).
@@ -60,6 +66,9 @@ public struct IIOSample: Hashable, Sendable {
 }
 
 extension IIOSensorKind {
+    /// The vector or the scalar, as ``isVector`` says.
+    public static var channelSelection: IIOChannelSelection { isVector ? .vector : .scalar }
+
     /// Does nothing: a stateless kind needs no preparation.
     public mutating func prepare(device: IIODevice) throws(SensorError) {}
 }

@@ -7,7 +7,7 @@ import Vigil
 extension IIOSensorMonitor {
     /// Configures a sampler for `device` and starts it, unless the run ended or another attachment won meanwhile.
     func attach(_ device: IIODevice, run: UInt64) throws(SensorError) {
-        let channels = try IIOChannelSet(type: Kind.channelType, isVector: Kind.isVector, device: device)
+        let channels = try IIOChannelSet(type: Kind.channelType, selection: Kind.channelSelection, device: device)
         var kind = state.withLock { $0.kind }
         try kind.prepare(device: device)
         let attachment = state.withLock { state in

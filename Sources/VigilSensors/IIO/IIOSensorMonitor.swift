@@ -243,14 +243,14 @@ public final class IIOSensorMonitor<Kind: IIOSensorKind>: Source {
             throw SensorError.unavailable(source: name, reason: "no \(deviceID) under \(bus)")
         }
         let fitting = candidates.filter {
-            IIOChannelSet.fits(type: Kind.channelType, isVector: Kind.isVector, device: $0)
+            IIOChannelSet.fits(type: Kind.channelType, selection: Kind.channelSelection, device: $0)
         }
         guard let device = fitting.first else {
-            let wanted =
-                Kind.isVector ? "in_\(Kind.channelType)_x, _y and _z channels" : "an in_\(Kind.channelType) channel"
+            let selection = Kind.channelSelection
             let reason =
-                deviceID.map { "\($0) under \(bus) has no \(wanted)" }
-                ?? "none of the \(devices.count) IIO devices under \(bus) has \(wanted)"
+                deviceID.map { "\($0) under \(bus) has \(selection.lacking(type: Kind.channelType))" }
+                ?? "none of the \(devices.count) IIO devices under \(bus) has "
+                + selection.wanted(type: Kind.channelType)
             throw SensorError.unavailable(source: name, reason: reason)
         }
         if case .buffered = mode, !device.hasBuffer {
