@@ -100,7 +100,8 @@ extension FakeMachine {
 
 extension FakeMachine {
     /// A machine with a device for every catalog entry that reads a tree: ``equipped()`` plus one IIO device of each
-    /// other sensor kind, so the conformance suite can run every entry.
+    /// other sensor kind (a compass heading and a rotation quaternion among them), so the conformance suite can run
+    /// every entry.
     package static func fullyEquipped() -> FakeMachine {
         let machine = equipped()
         let iio = FakeIIOTree(at: machine.sys.root)
@@ -118,6 +119,10 @@ extension FakeMachine {
         iio.addDevice(3, name: "als", files: ["in_illuminance_input": "3\n"])
         iio.addDevice(4, name: "prox", files: ["in_proximity_raw": "12\n"])
         iio.addDevice(5, name: "baro", files: ["in_pressure_input": "101.3\n"])
+        // A HID sensor hub's compass heading (123.4°) and rotation (a quarter turn about z), read by `compass` and
+        // `attitude` before the accelerometer and magnetometer above.
+        iio.addHeadingChannel(6, raw: "1234")
+        iio.addQuaternionChannel(7, raw: "0 0 7071068 7071068", scale: "0.0000001")
         machine.gnss = FakeGNSSReceiver(sys: machine.sys, dev: machine.dev)
         return machine
     }

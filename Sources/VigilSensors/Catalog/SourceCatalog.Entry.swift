@@ -44,11 +44,13 @@ extension SourceCatalog {
         ///     UTF-8; a `String` converts with `BytePath(_:)` or as a literal. Nil for an entry that takes none.
         /// - Returns: The source with its helper monitors; subscribe to its readings, then start it.
         /// - Throws: ``SensorError/unavailable(source:reason:)`` when the entry needs an argument and none is
-        ///   given, or is given one it does not take. Whether the machine has the source is not checked here:
-        ///   starting says so, as ``availability(_:)`` does beforehand.
+        ///   given, or is given one it does not take; ``SensorError/invalidArgument(name:value:reason:)`` for an
+        ///   option no source takes (a declination beyond ±180°). Whether the machine has the source is not checked
+        ///   here: starting says so, as ``availability(_:)`` does beforehand.
         public func make(_ options: Options = Options(), argument: BytePath? = nil) throws(SensorError)
             -> CatalogSource
         {
+            try options.validate()
             switch (argumentName, argument) {
             case (let name?, nil):
                 throw .unavailable(source: id, reason: "it needs the argument \(name)")

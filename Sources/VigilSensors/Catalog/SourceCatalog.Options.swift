@@ -20,6 +20,9 @@ extension SourceCatalog {
         /// `ip netns add` (looked up under `/var/run/netns`) or, when it holds a slash, a path such as
         /// `/proc/PID/ns/net`.
         public var networkNamespace: String?
+        /// The local magnetic declination in degrees east (−180 to 180) that the `compass` adds to its magnetic
+        /// heading for a true heading, or nil for magnetic headings alone; see ``Compass/init(declination:)``.
+        public var declination: Double?
         /// The loop that runs the sources' timers and watches their descriptors.
         public var eventLoop: EventLoop
 
@@ -31,17 +34,28 @@ extension SourceCatalog {
         ///   - etcRoot: The configuration directory.
         ///   - devRoot: The device-node directory.
         ///   - networkNamespace: A network namespace name or path, or nil for the process's own.
+        ///   - declination: The magnetic declination for the compass's true heading, in degrees east, or nil.
         ///   - eventLoop: The loop that runs the sources.
         public init(
             sysfsRoot: String = "/sys", procfsRoot: String = "/proc", etcRoot: String = "/etc",
-            devRoot: String = "/dev", networkNamespace: String? = nil, eventLoop: EventLoop = .shared
+            devRoot: String = "/dev", networkNamespace: String? = nil, declination: Double? = nil,
+            eventLoop: EventLoop = .shared
         ) {
             self.sysfsRoot = sysfsRoot
             self.procfsRoot = procfsRoot
             self.etcRoot = etcRoot
             self.devRoot = devRoot
             self.networkNamespace = networkNamespace
+            self.declination = declination
             self.eventLoop = eventLoop
+        }
+
+        /// Checks the options that a source would refuse.
+        ///
+        /// - Throws: ``SensorError/invalidArgument(name:value:reason:)`` for a ``declination`` that is not a finite
+        ///   number from −180 to 180.
+        func validate() throws(SensorError) {
+            _ = try Compass(declination: declination)
         }
 
         /// The namespace as a path the netlink monitors open, or nil for the process's own.

@@ -13,9 +13,10 @@ import VigilTestSupport
     /// What an entry says on a tree without its device: a sysfs device is missing (the class is there, empty, as
     /// the kernel shows it); a procfs file missing means the kernel lacks the interface.
     static let absentReasons: [(String, UnavailabilityReason)] =
-        ["battery", "thermal", "hwmon", "backlight", "displays", "switches", "accelerometer", "orientation"].map {
-            ($0, .missingDevice)
-        }
+        [
+            "battery", "thermal", "hwmon", "backlight", "displays", "switches", "accelerometer", "orientation",
+            "compass", "attitude",
+        ].map { ($0, .missingDevice) }
         + ["cpu", "memory", "pressure", "device"].map { ($0, .kernelLacksInterface) }
 
     @Test(arguments: absentReasons)
@@ -56,7 +57,8 @@ import VigilTestSupport
 
     @Test func otherSensorKindsAreMissingBesideAnAccelerometer() throws {
         let machine = FakeMachine.equipped()
-        for id in ["gyroscope", "magnetometer", "light", "proximity", "barometer"] {
+        // The compass and the attitude need a magnetometer beside the accelerometer, or a channel of their own.
+        for id in ["gyroscope", "magnetometer", "light", "proximity", "barometer", "compass", "attitude"] {
             let entry = try #require(SourceCatalog.entry(id: id))
             guard case .unavailable(let reason, _) = entry.availability(machine.options) else {
                 Issue.record("\(id) is available beside an accelerometer only")

@@ -8,8 +8,8 @@ import VigilTestSupport
     /// the spec.
     static let cliIDs = [
         "files", "network", "devices", "accelerometer", "gyroscope", "magnetometer", "light", "proximity",
-        "barometer", "orientation", "battery", "power", "thermal", "hwmon", "backlight", "displays", "cpu", "memory",
-        "storage", "pressure", "clock", "device", "switches", "location", "sleep",
+        "barometer", "orientation", "compass", "attitude", "battery", "power", "thermal", "hwmon", "backlight",
+        "displays", "cpu", "memory", "storage", "pressure", "clock", "device", "switches", "location", "sleep",
         "inventory",
     ]
 
