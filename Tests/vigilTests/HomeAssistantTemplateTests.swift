@@ -77,13 +77,19 @@ struct HomeAssistantTemplateTests {
         scratch.write("sys/class/thermal/thermal_zone0/temp", "45000\n")
         scratch.write("sys/class/thermal/thermal_zone1/type", "x86_pkg_temp\n")
         scratch.write("sys/class/thermal/thermal_zone1/temp", "52000\n")
+        // A HID hub's heading and quaternion: the compass (with a true heading) and the attitude's angles.
+        let iio = FakeIIOTree(at: sys.root)
+        iio.addHeadingChannel(0, raw: "1234")
+        iio.addQuaternionChannel(1, raw: "0 0 7071068 7071068", scale: "0.0000001")
         let subscriber = try broker.subscribe("#")
         let vigil = try ChildProcess(vigil: [
             "--sys-root", sys.root, "publish", "--broker", "mqtt://127.0.0.1:\(broker.port)", "--topic", "vigil/j",
-            "--homeassistant", "--interval", "100ms", "thermal", "battery", "memory", "cpu", "storage",
+            "--homeassistant", "--interval", "100ms", "--declination", "10", "thermal", "battery", "memory", "cpu",
+            "storage", "compass", "attitude",
         ])
         let configs = { subscriber.standardOutput.components(separatedBy: "/config ").count - 1 }
-        #expect(await eventually(within: 30) { configs() >= 6 }, "\(subscriber.standardOutput)\n\(vigil.standardError)")
+        #expect(
+            await eventually(within: 30) { configs() >= 11 }, "\(subscriber.standardOutput)\n\(vigil.standardError)")
         // Later readings without what the configs were made from: a zone without a temperature, a battery gone, then
         // a thermal class that cannot be read at all (unavailable).
         scratch.write("sys/class/thermal/thermal_zone1/temp", "nan\n")
@@ -107,7 +113,10 @@ struct HomeAssistantTemplateTests {
             try JSONSerialization.jsonObject(with: Data(render.standardOutput.utf8)) as? [String: Any],
             "\(render.standardOutput)\(render.standardError)")
         #expect((report["failures"] as? [String])?.isEmpty == true, "\(report["failures"] ?? "")")
-        #expect((report["configs"] as? Int ?? 0) >= 6 && (report["rendered"] as? Int ?? 0) >= 10, "\(report)")
+        #expect((report["configs"] as? Int ?? 0) >= 11 && (report["rendered"] as? Int ?? 0) >= 15, "\(report)")
+        for object in ["compass", "compass_true", "attitude_yaw", "attitude_pitch", "attitude_roll"] {
+            #expect(subscriber.standardOutput.contains("/\(object)/config "), "no \(object) sensor")
+        }
         #expect((report["statuses"] as? [String])?.contains("unavailable") == true, "\(report)")
     }
 }

@@ -20,7 +20,9 @@ import VigilTestSupport
             "--interval",
         ],
     ]
-    static let global = ["--sys-root", "--proc-root", "--etc-root", "--dev-root", "--netns", "--help", "-h"]
+    static let global = [
+        "--sys-root", "--proc-root", "--etc-root", "--dev-root", "--netns", "--declination", "--help", "-h",
+    ]
 
     func run(_ arguments: [String]) async throws -> String {
         let vigil = try ChildProcess(vigil: arguments)

@@ -67,10 +67,11 @@ struct Arguments {
     var help: Bool { flag("--help") }
     var json: Bool { flag("--json") }
 
-    /// The catalog options, with `--sys-root`, `--proc-root`, `--etc-root` and `--dev-root` checked.
+    /// The catalog options, with `--sys-root`, `--proc-root`, `--etc-root`, `--dev-root` and `--declination`
+    /// checked.
     ///
     /// - Throws: ``ToolError`` (usage) naming a root that is empty or not a directory, so that a mistyped path is not
-    ///   later blamed on the kernel.
+    ///   later blamed on the kernel, or a declination that is not a number of degrees from -180 to 180.
     func sourceOptions() throws(ToolError) -> SourceCatalog.Options {
         var options = SourceCatalog.Options()
         let roots = [
@@ -86,6 +87,12 @@ struct Arguments {
             options[keyPath: keyPath] = path
         }
         options.networkNamespace = value("--netns")
+        if let text = value("--declination") {
+            guard let degrees = Double(text), (try? Compass(declination: degrees)) != nil else {
+                throw .usage("--declination needs degrees from -180 (west) to 180 (east), got \"\(text)\"")
+            }
+            options.declination = degrees
+        }
         return options
     }
 

@@ -40,6 +40,9 @@ struct CommandSpec: Sendable {
         Option(long: "--etc-root", value: "PATH", help: "read os-release and machine-id from PATH instead of /etc"),
         Option(long: "--dev-root", value: "PATH", help: "open device nodes (input/eventN) under PATH instead of /dev"),
         Option(long: "--netns", value: "NAME", help: "watch the network inside the named network namespace"),
+        Option(
+            long: "--declination", value: "DEGREES",
+            help: "the local magnetic declination (east positive, -180 to 180): the compass adds a true heading"),
         Option(long: "--help", short: "-h", help: "show this help"),
     ]
 

@@ -64,6 +64,16 @@ enum HomeAssistantDiscovery {
                     objectID: "barometer", name: "Air pressure", template: value("value_json.kilopascals"), unit: "kPa",
                     deviceClass: "atmospheric_pressure")
             ]
+        case "compass":
+            // A true heading comes with a declination (--declination); without one the envelope has none.
+            let trueHeading =
+                envelope["trueHeading"] == nil
+                ? [] : [degrees("compass_true", "Compass true heading", "value_json.trueHeading")]
+            return [degrees("compass", "Compass heading", "value_json.magneticHeading")] + trueHeading
+        case "attitude":
+            return ["yaw", "pitch", "roll"].map { angle in
+                degrees("attitude_" + angle, "Attitude " + angle, "value_json." + angle)
+            }
         case "backlight":
             return [
                 Sensor(
@@ -74,6 +84,11 @@ enum HomeAssistantDiscovery {
         default:
             return []
         }
+    }
+
+    /// A sensor of an angle in degrees at `path` of the envelope.
+    private static func degrees(_ objectID: String, _ name: String, _ path: String) -> Sensor {
+        Sensor(objectID: objectID, name: name, template: value(path), unit: "°", deviceClass: nil)
     }
 
     /// The config message of `sensor`: its topic and its retained JSON payload.

@@ -93,3 +93,16 @@ extension Accelerometer.Value: Plottable {
         ]
     }
 }
+
+extension CompassHeading: Plottable {
+    /// The true heading when a declination gives one, else the magnetic heading, on a fixed 0–360° scale.
+    var plotPoints: [PlotPoint] {
+        let (heading, north) = trueHeading.map { ($0, "true") } ?? (magneticHeading, "magnetic")
+        let point = CompassHeading.point(heading)
+        return [
+            PlotPoint(
+                key: "heading", label: "heading", value: heading,
+                text: PlotFormat.fixed(heading) + "° " + point + " " + north, scale: 0...360)
+        ]
+    }
+}
