@@ -59,9 +59,19 @@ extension FakeIIOTree {
         makeFIFO("dev/iio:device\(number)")
     }
 
-    /// One scan of a quaternion element of four values in `storageBytes`-byte little-endian slots, each slot's
-    /// bits above `bits` holding junk the decoder must mask, then the timestamp and the padding.
-    package static func quaternionScan(
+    /// Adds buffered mode to device N's heading as a HID compass has it: the field's `x`, `y`, `z` (`le:s32/32`),
+    /// the heading (`le:s16/32`) and a timestamp, and a FIFO for its node.
+    package func addHeadingBuffer(_ number: Int) {
+        let field = ["x", "y", "z"].enumerated().map { ("magn_\($1)", $0, "le:s32/32>>0") }
+        let heading = [("rot_from_north_magnetic_tilt_comp", 3, "le:s16/32>>0"), ("timestamp", 4, "le:s64/64>>0")]
+        addBuffer(number, elements: field + heading)
+        makeFIFO("dev/iio:device\(number)")
+    }
+
+    /// One scan of one enabled `rot` element (a heading, or a quaternion's four values) in `storageBytes`-byte
+    /// little-endian slots, each slot's bits above `bits` holding junk the decoder must mask, then the timestamp and
+    /// the padding.
+    package static func rotationScan(
         _ values: [Int64], storageBytes: Int = 4, bits: Int = 16, timestamp: Int64
     ) -> [UInt8] {
         var bytes: [UInt8] = []

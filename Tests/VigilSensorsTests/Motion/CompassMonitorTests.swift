@@ -31,6 +31,31 @@ import VigilTestSupport
         }
     }
 
+    /// Buffered, the heading is its own scan element beside the field's (left disabled): 16 bits in a 32-bit slot
+    /// whose upper bits hold junk.
+    @Test func readsTheDevicesHeadingBuffered() throws {
+        let tree = FakeIIOTree()
+        tree.addHeadingChannel(0, raw: "0")
+        tree.addHeadingBuffer(0)
+        let compass = CompassMonitor(root: tree.root, mode: .buffered())
+        let recorder = IIOReadingRecorder(compass.readings)
+        try compass.startMonitoring()
+        defer { compass.stopMonitoring() }
+        let elements = "bus/iio/devices/iio:device0/scan_elements"
+        #expect(tree.read("\(elements)/in_rot_from_north_magnetic_tilt_comp_en") == "1")
+        #expect(tree.read("\(elements)/in_magn_x_en") == "0")
+        let scans = [1234, -900, 3599].enumerated().flatMap { index, raw in
+            FakeIIOTree.rotationScan([Int64(raw)], timestamp: 7_000 + Int64(index))
+        }
+        _ = tree.writeToFIFO("dev/iio:device0", scans)
+        #expect(recorder.wait { $0.compactMap(\.value).count == 3 }, "\(recorder.values)")
+        let headings = recorder.values.compactMap(\.value)
+        for (heading, expected) in zip(headings, [123.4, 270, 359.9]) {
+            #expect(abs(heading.magneticHeading - expected) < 1e-9 && heading.method == .device, "\(heading)")
+        }
+        #expect(headings.map(\.timestamp) == [7_000, 7_001, 7_002])
+    }
+
     /// The offset is added before the scale, as the IIO ABI says.
     @Test func appliesTheOffsetBeforeTheScale() async throws {
         let tree = FakeIIOTree()

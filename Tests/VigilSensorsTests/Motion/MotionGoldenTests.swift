@@ -64,7 +64,7 @@ import VigilTestSupport
         for (index, pose) in MotionExpectations.poses.enumerated() {
             let q = pose.quaternion
             let raw = [q.x, q.y, q.z, q.w].map { Int64(($0 / scale).rounded()) }
-            scans += FakeIIOTree.quaternionScan(raw, bits: bits, timestamp: Int64(index) + 1_000)
+            scans += FakeIIOTree.rotationScan(raw, bits: bits, timestamp: Int64(index) + 1_000)
         }
         _ = tree.writeToFIFO("dev/iio:device0", scans)
         let count = MotionExpectations.poses.count
