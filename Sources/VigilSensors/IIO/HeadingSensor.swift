@@ -1,8 +1,10 @@
 /// A device's own compass heading: the `rot` channel `from_north_magnetic_tilt_comp`, else `from_north_magnetic`,
 /// which HID sensor hubs (`magn_3d`) compute in their firmware.
 ///
-/// The value after `_scale` and `_offset` is taken in degrees, as iio-sensor-proxy reads it and as the only driver
-/// that has the channel (`hid-sensor-magn-3d`) reports it. (The IIO ABI says radians, which no driver delivers.)
+/// The value after `_scale` and `_offset` is taken in degrees: the IIO ABI says radians, but `hid-sensor-magn-3d`, the
+/// driver that has the channel, passes the hub's degrees on and iio-sensor-proxy reads them so. A value beyond a full
+/// turn either way is no heading in degrees (a hub reporting tenths of a degree whose unit the driver's `in_rot_scale`
+/// of 1 does not convert): such a sample is `unavailable` with that reason rather than a wrong heading.
 public struct HeadingSensor: IIOSensorKind {
     /// One heading reading.
     public struct Value: Hashable, Sendable, Encodable, CustomStringConvertible {
@@ -45,5 +47,14 @@ public struct HeadingSensor: IIOSensorKind {
 
     public mutating func value(from sample: IIOSample) -> Value {
         Value(degrees: sample.scalar, isTiltCompensated: isTiltCompensated, timestamp: sample.timestamp)
+    }
+}
+
+extension HeadingSensor: IIOSampleRequirements {
+    /// A heading beyond 360° either way is not in degrees: the device's scale is off.
+    static func problem(with sample: IIOSample) -> String? {
+        guard abs(sample.scalar) > 360 else { return nil }
+        return "heading \(Vector3.format(sample.scalar))° is beyond a full turn: the device's in_rot_scale does not "
+            + "give degrees"
     }
 }

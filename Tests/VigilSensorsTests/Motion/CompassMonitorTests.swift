@@ -23,7 +23,7 @@ import VigilTestSupport
         #expect(abs(heading.magneticHeading - 123.4) < 1e-9)
         #expect(heading.method == .device && heading.isTiltCompensated && heading.fieldStrength == nil)
         #expect(heading.description == "123.4° ESE magnetic (device channel)")
-        for (raw, expected) in [("-900", 270.0), ("3600", 0), ("3599", 359.9), ("-7201", 359.9)] {
+        for (raw, expected) in [("-900", 270.0), ("3600", 0), ("3599", 359.9), ("-3599", 0.1), ("-3600", 0)] {
             tree.write(Self.headingFile, raw + "\n")
             await rig.advance()
             #expect(
@@ -54,6 +54,23 @@ import VigilTestSupport
             #expect(abs(heading.magneticHeading - expected) < 1e-9 && heading.method == .device, "\(heading)")
         }
         #expect(headings.map(\.timestamp) == [7_000, 7_001, 7_002])
+    }
+
+    /// A hub that reports tenths of a degree with `in_rot_scale` 1 (the driver does not apply its unit) reads beyond
+    /// a full turn: unavailable with the reason, not a heading taken modulo 360.
+    @Test func aHeadingBeyondAFullTurnIsUnavailable() async throws {
+        let tree = FakeIIOTree()
+        tree.addHeadingChannel(0, raw: "1020", scale: "1")
+        let rig = MotionTestRig(tree)
+        try rig.start()
+        await rig.advance()
+        #expect(
+            rig.compassProblem?.hasSuffix(
+                "heading 1020° is beyond a full turn: the device's in_rot_scale does not give degrees") == true,
+            "\(rig.compass.readings.value)")
+        tree.write("bus/iio/devices/iio:device0/in_rot_from_north_magnetic_tilt_comp_raw", "102\n")
+        await rig.advance()
+        #expect(rig.heading?.magneticHeading == 102)
     }
 
     /// The offset is added before the scale, as the IIO ABI says.
