@@ -13,9 +13,7 @@ import VigilTestSupport
     @Test func normalizesTheDevicesQuaternion() async throws {
         let tree = FakeIIOTree()
         tree.addDevice(0, name: "dev_rotation", files: ["in_rot_quaternion_raw": "0 0 -3 -3\n"])
-        let rig = MotionTestRig(tree)
-        try rig.start()
-        await rig.advance()
+        let rig = try await MotionTestRig.started(tree)
         let attitude = try #require(rig.currentAttitude, "\(rig.attitude.readings.value)")
         #expect(
             abs(attitude.quaternion.w - 0.5.squareRoot()) < 1e-12
@@ -40,9 +38,7 @@ import VigilTestSupport
         let line = lines[name] ?? name
         let tree = FakeIIOTree()
         tree.addQuaternionChannel(0, raw: "0 0 0 1", scale: "1")
-        let rig = MotionTestRig(tree)
-        try rig.start()
-        await rig.advance()
+        let rig = try await MotionTestRig.started(tree)
         #expect(rig.currentAttitude?.quaternion == .identity)
         tree.write(Self.quaternionFile, line + "\n")
         await rig.advance()

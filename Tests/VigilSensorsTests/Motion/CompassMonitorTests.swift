@@ -61,9 +61,7 @@ import VigilTestSupport
     @Test func aHeadingBeyondAFullTurnIsUnavailable() async throws {
         let tree = FakeIIOTree()
         tree.addHeadingChannel(0, raw: "1020", scale: "1")
-        let rig = MotionTestRig(tree)
-        try rig.start()
-        await rig.advance()
+        let rig = try await MotionTestRig.started(tree)
         #expect(
             rig.compassProblem?.hasSuffix(
                 "heading 1020° is beyond a full turn: the device's in_rot_scale does not give degrees") == true,
@@ -78,9 +76,7 @@ import VigilTestSupport
         let tree = FakeIIOTree()
         tree.addHeadingChannel(0, raw: "-900", scale: "0.01")
         tree.write("bus/iio/devices/iio:device0/in_rot_offset", "9900\n")
-        let rig = MotionTestRig(tree)
-        try rig.start()
-        await rig.advance()
+        let rig = try await MotionTestRig.started(tree)
         #expect(abs((rig.heading?.magneticHeading ?? -1) - 90) < 1e-9, "\(rig.compass.readings.value)")
     }
 
@@ -88,9 +84,7 @@ import VigilTestSupport
     @Test func fallsBackToTheChannelWithoutTiltCompensation() async throws {
         let tree = FakeIIOTree()
         tree.addHeadingChannel(0, raw: "900", scale: "0.1", tiltCompensated: false)
-        let rig = MotionTestRig(tree)
-        try rig.start()
-        await rig.advance()
+        let rig = try await MotionTestRig.started(tree)
         let heading = try #require(rig.heading)
         #expect(heading.magneticHeading == 90 && !heading.isTiltCompensated)
         #expect(heading.description == "90.0° E magnetic (device channel, not tilt-compensated)")
@@ -100,18 +94,14 @@ import VigilTestSupport
     @Test func aDeclinationGivesTheTrueHeading() async throws {
         let tree = FakeIIOTree()
         tree.addHeadingChannel(0, raw: "1234")
-        let rig = MotionTestRig(tree, compass: try Compass(declination: -130))
-        try rig.start()
-        await rig.advance()
+        let rig = try await MotionTestRig.started(tree, compass: try Compass(declination: -130))
         let heading = try #require(rig.heading)
         #expect(abs((heading.trueHeading ?? 0) - 353.4) < 1e-9 && heading.declination == -130)
         #expect(heading.description == "123.4° ESE magnetic, 353.4° N true (device channel)")
         let fusedTree = FakeIIOTree()
         let pose = DevicePose(yaw: -100, pitch: 10, roll: 20)
         fusedTree.addMotionSensors(0, at: pose)
-        let fused = MotionTestRig(fusedTree, compass: try Compass(declination: 12.5))
-        try fused.start()
-        await fused.advance()
+        let fused = try await MotionTestRig.started(fusedTree, compass: try Compass(declination: 12.5))
         let trueHeading = try #require(fused.heading?.trueHeading)
         #expect(MotionExpectations.difference(trueHeading, pose.heading + 12.5) < MotionExpectations.tolerance)
     }
@@ -130,9 +120,7 @@ import VigilTestSupport
         let tree = FakeIIOTree()
         let pose = DevicePose(yaw: 30, pitch: 0, roll: 0)
         tree.addMotionSensors(0, at: pose)
-        let rig = MotionTestRig(tree)
-        try rig.start()
-        await rig.advance()
+        let rig = try await MotionTestRig.started(tree)
         #expect(rig.heading != nil)
         tree.setAcceleration(0, Vector3(x: 0.1, y: -0.2, z: 0.3))
         await rig.advance()
@@ -164,9 +152,7 @@ import VigilTestSupport
         let pose = DevicePose(yaw: 75, pitch: -20, roll: 40)
         tree.addMotionSensors(0, at: pose)
         tree.setField(1, pose.magneticField.scaled(by: strength / 48))
-        let rig = MotionTestRig(tree)
-        try rig.start()
-        await rig.advance()
+        let rig = try await MotionTestRig.started(tree)
         let heading = try #require(rig.heading)
         #expect(heading.isUncalibrated == uncalibrated, "\(heading)")
         #expect(abs((heading.fieldStrength ?? 0) - strength) < 0.01)
@@ -180,9 +166,7 @@ import VigilTestSupport
     @Test func unreadableInputsAreUnavailableWithTheirReason() async throws {
         let tree = FakeIIOTree()
         tree.addMotionSensors(0, at: DevicePose(yaw: 0, pitch: 0, roll: 0))
-        let rig = MotionTestRig(tree)
-        try rig.start()
-        await rig.advance()
+        let rig = try await MotionTestRig.started(tree)
         tree.write("bus/iio/devices/iio:device1/in_magn_y_raw", "garbage\n")
         await rig.advance()
         #expect(rig.compassProblem?.hasPrefix("magnetometer: ") == true, "\(rig.compass.readings.value)")
@@ -193,9 +177,7 @@ import VigilTestSupport
 
         let headingTree = FakeIIOTree()
         headingTree.addHeadingChannel(0, raw: "10")
-        let device = MotionTestRig(headingTree)
-        try device.start()
-        await device.advance()
+        let device = try await MotionTestRig.started(headingTree)
         headingTree.write(Self.headingFile, String(repeating: "9", count: 100_000) + "\n")
         await device.advance()
         #expect(device.compassProblem?.hasPrefix("heading: ") == true, "\(device.compass.readings.value)")

@@ -82,9 +82,7 @@ import VigilTestSupport
     @Test func aSensorHubsQuaternionAgreesWithItsAccelerometerAndHeading() async throws {
         let tree = FakeIIOTree()
         tree.addQuaternionChannel(0, raw: "3203000 -3984000 -6719000 5352000", scale: "0.0000001")
-        let rig = MotionTestRig(tree)
-        try rig.start()
-        await rig.advance()
+        let rig = try await MotionTestRig.started(tree)
         let attitude = try #require(rig.currentAttitude)
         let up = attitude.rotationMatrix.up
         let accelerometerUp = try #require((-Vector3(x: 0.108, y: -8.581, z: -4.629)).normalized)

@@ -29,9 +29,7 @@ import VigilTestSupport
     @Test func aRestartIgnoresReadingsLeftFromTheEarlierRun() async throws {
         let tree = FakeIIOTree()
         tree.addHeadingChannel(0, raw: "100")
-        let rig = MotionTestRig(tree)
-        try rig.start()
-        await rig.advance()
+        let rig = try await MotionTestRig.started(tree)
         #expect(rig.heading?.magneticHeading == 10)
         rig.compass.stopMonitoring()
         let published = rig.compassReadings.values.count
@@ -66,9 +64,7 @@ import VigilTestSupport
         let tree = FakeIIOTree()
         let pose = DevicePose(yaw: -45, pitch: 5, roll: 5)
         tree.addMotionSensors(0, at: DevicePose(yaw: 0, pitch: 0, roll: 0))
-        let rig = MotionTestRig(tree)
-        try rig.start()
-        await rig.advance()
+        let rig = try await MotionTestRig.started(tree)
         tree.setAcceleration(0, pose.acceleration)
         tree.setField(1, pose.magneticField)
         rig.compass.refresh()

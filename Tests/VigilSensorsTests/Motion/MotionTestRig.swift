@@ -38,6 +38,14 @@ final class MotionTestRig {
         if attitude.availability.isAvailable { try attitude.startMonitoring() }
     }
 
+    /// A rig on `tree`, started, after its first poll.
+    static func started(_ tree: FakeIIOTree, compass kind: Compass = Compass()) async throws -> MotionTestRig {
+        let rig = MotionTestRig(tree, compass: kind)
+        try rig.start()
+        await rig.advance()
+        return rig
+    }
+
     /// One poll of every device.
     func advance() async {
         await clock.advance(by: Self.interval)
