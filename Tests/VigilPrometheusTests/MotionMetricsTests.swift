@@ -5,7 +5,7 @@ import VigilSensors
 import VigilTestSupport
 
 /// The `compass` and `attitude` sources' metrics, from a HID hub's channels and from a fused pair on fake trees.
-@Suite(.timeLimit(.minutes(2))) struct MotionMetricsTests {
+@Suite(.timeLimit(.minutes(5))) struct MotionMetricsTests {
     func render(_ ids: [String], _ options: SourceCatalog.Options, until line: String) async throws -> String {
         let exporter = MetricsExporter()
         var sources: [CatalogSource] = []

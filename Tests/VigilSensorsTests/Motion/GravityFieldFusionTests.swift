@@ -5,7 +5,7 @@ import VigilTestSupport
 
 /// The fusion of gravity and the field (Android's `getRotationMatrix` on Linux's accelerometer sign) and the angles of
 /// its rotation, on known poses, without any device.
-@Suite(.timeLimit(.minutes(1))) struct GravityFieldFusionTests {
+@Suite(.timeLimit(.minutes(5))) struct GravityFieldFusionTests {
     @Test(arguments: MotionExpectations.poses) func recoversThePose(pose: DevicePose) throws {
         let rotation = try GravityFieldFusion.rotation(acceleration: pose.acceleration, field: pose.magneticField)
         MotionExpectations.expect(Attitude(rotationMatrix: rotation, method: .fused, timestamp: 0), is: pose)

@@ -5,7 +5,7 @@ import VigilTestSupport
 /// The compass and the attitude against the whole ``Source`` contract, fused from an accelerometer and a
 /// magnetometer (the catalog's conformance suite runs them on the device channels of ``FakeMachine/fullyEquipped()``);
 /// the outage takes the fake `/sys` away.
-@Suite(.serialized, .timeLimit(.minutes(3))) struct MotionMonitorConformanceTests {
+@Suite(.serialized, .timeLimit(.minutes(5))) struct MotionMonitorConformanceTests {
     static func fusedTree() -> FakeIIOTree {
         let tree = FakeIIOTree()
         tree.addMotionSensors(0, at: DevicePose(yaw: 40, pitch: 30, roll: -20), mount: MountMatrices.all[1])

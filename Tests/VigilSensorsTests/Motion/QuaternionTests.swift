@@ -3,7 +3,7 @@ import VigilSensors
 import VigilTestSupport
 
 /// Quaternions and rotation matrices, one from the other.
-@Suite(.timeLimit(.minutes(1))) struct QuaternionTests {
+@Suite(.timeLimit(.minutes(5))) struct QuaternionTests {
     @Test(arguments: MotionExpectations.poses) func matrixAndQuaternionAgree(pose: DevicePose) {
         let expected = pose.quaternion
         let quaternion = Quaternion(w: expected.w, x: expected.x, y: expected.y, z: expected.z)
