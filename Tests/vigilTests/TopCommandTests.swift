@@ -10,18 +10,22 @@ import VigilTestSupport
 struct TopCommandTests {
     /// A fake machine whose values the tests change, a watched folder, and tmux running `vigil top` on them.
     final class Fixture {
-        let machine = FakeMachine.equipped()
+        let machine: FakeMachine
         let folder = TemporaryDirectory("vigil-top")
         let tmux: TmuxSession
         let before: String
         let cursorBefore: String
 
-        init(width: Int = 80, height: Int = 24) async throws {
+        /// Starts `vigil top` on `machine`, with `arguments` after the roots, in a `width`×`height` terminal.
+        init(
+            machine: FakeMachine = .equipped(), arguments: [String] = [], width: Int = 80, height: Int = 24
+        ) async throws {
+            self.machine = machine
             tmux = try TmuxSession(
                 vigil: [
                     "top", folder.path, "--sys-root", machine.sys.root, "--proc-root", machine.proc.root,
                     "--dev-root", machine.dev.root,
-                ],
+                ] + arguments,
                 width: width, height: height)
             let tmux = tmux
             #expect(await eventually { tmux.screen().contains("the shell screen before vigil top") })

@@ -58,4 +58,15 @@ import VigilTestSupport
         #expect((fix["time"] as? String)?.hasPrefix("2006") == false, "\(fix)")
         #expect(fix["mode"] as? String != "waiting")
     }
+
+    /// `vigil top` shows the fix on the location's row, as its text (a fix has no one number to plot).
+    @Test(.enabled(if: TmuxSession.executable != nil, "tmux is not installed (.ci/setup installs it)"))
+    func topShowsTheFix() async throws {
+        // Tall enough for every source of the fully equipped machine.
+        let top = try await TopCommandTests.Fixture(machine: .fullyEquipped(), width: 120, height: 60)
+        await top.expectScreen { screen in
+            screen.split(separator: "\n").contains { $0.contains("location") && $0.contains("° N 122.") }
+        }
+        await top.quit()
+    }
 }

@@ -94,21 +94,10 @@ import VigilTestSupport
     func topShowsTheHeading() async throws {
         let machine = FakeMachine.equipped()
         FakeIIOTree(at: machine.sys.root).addHeadingChannel(6, raw: "1234")
-        let folder = TemporaryDirectory("vigil-top-compass")
-        defer { folder.remove() }
-        let tmux = try TmuxSession(vigil: [
-            "top", folder.path, "--sys-root", machine.sys.root, "--proc-root", machine.proc.root, "--dev-root",
-            machine.dev.root, "--declination", "10",
-        ])
-        defer { tmux.close() }
-        #expect(await eventually { tmux.screen().contains("the shell screen before vigil top") })
-        tmux.start()
-        let shown = await eventually(within: 30) {
-            tmux.screen().split(separator: "\n").contains { $0.hasPrefix(" heading ") && $0.contains("133.4° SE true") }
+        let top = try await TopCommandTests.Fixture(machine: machine, arguments: ["--declination", "10"])
+        await top.expectScreen { screen in
+            screen.split(separator: "\n").contains { $0.hasPrefix(" heading ") && $0.contains("133.4° SE true") }
         }
-        #expect(shown, "\(tmux.screen())")
-        tmux.send("q")
-        #expect(await eventually(within: 30) { tmux.exitStatus != nil })
-        #expect(tmux.exitStatus == 0)
+        await top.quit()
     }
 }
