@@ -166,6 +166,40 @@ import VigilTestSupport
         #expect(statuses == Array(repeating: 401, count: BasicAuthenticator.maximumPending + 1))
     }
 
+    /// The verdict of a password check is answered in a turn of the loop of its own. The deadline timer used to
+    /// close the connection when it ran first (a busy loop, a loaded machine): the check was over, so the wait no
+    /// longer counted as the server's. Here the loop is held while the check runs past the request's deadline; then
+    /// both the deadline and the answer are due, the deadline first.
+    @Test func aVerdictWaitingForItsTurnOfTheLoopIsNotTimedOut() async throws {
+        // Cost 14: about a second of checking, ten times the request timeout.
+        let slow = "$2b$14$qLL1QE7IghicPyw7y/vz4uG3b6.1gan7MU3htVqJ1bMSWJfTtJf6i"
+        let harness = try MetricsServerTests.Harness {
+            $0.web = MetricsServer.WebConfiguration(basicAuthUsers: ["prometheus": slow])
+            $0.requestTimeout = .milliseconds(100)
+        }
+        let (loop, server, port) = (harness.loop, harness.server, harness.port)
+        let status = await offThePool { () -> Int? in
+            guard let client = try? LoopbackClient(port: port, timeout: 30),
+                eventually(timeout: 10, { server.connectionCount == 1 })
+            else { return nil }
+            let credentials = BasicAuthenticatorTests.base64(Array("prometheus:wrong".utf8))
+            client.send("GET /metrics HTTP/1.1\r\nHost: a\r\nAuthorization: Basic \(credentials)\r\n\r\n")
+            // The request is read before the hold: in a turn of the loop, ready sockets are handled before timers.
+            let (held, release) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+            let hold = try? loop.schedule(after: .zero) {
+                held.signal()
+                release.wait()
+            }
+            guard hold != nil, held.wait(timeout: .now() + 10) == .success else { return nil }
+            // The verdict is in once its turn is scheduled: one registration more on the held loop.
+            let registrations = loop.registrationCount
+            let decided = eventually(timeout: 60) { loop.registrationCount > registrations }
+            release.signal()
+            return decided ? client.readResponse()?.status : nil
+        }
+        #expect(status == 401, "\(harness.logLines)")
+    }
+
     /// A request waits in the bounded queue of password checks; that wait is the server's, so a request timeout
     /// shorter than the queue never closes a client whose whole request has arrived.
     @Test func aRequestWaitingForItsPasswordCheckIsNotTimedOut() async throws {

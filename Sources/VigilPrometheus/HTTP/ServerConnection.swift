@@ -363,19 +363,25 @@ final class ServerConnection: Sendable {
         }
     }
 
-    /// Watches the socket for `interest`, replacing the registration when the interest changes.
+    /// Watches the socket for `interest`: registers it the first time, then changes the registration's interest in place.
     private func watch(_ interest: EventLoop.Interest) {
-        let old = state.withLock { state -> EventLoop.Registration?? in
+        let current = state.withLock { state -> EventLoop.Registration?? in
             guard !state.isClosed, state.watching != interest else { return .none }
-            state.isRegistering = true
-            defer {
-                state.registration = nil
-                state.watching = []
-            }
+            if state.registration == nil { state.isRegistering = true }
+            state.watching = interest
             return .some(state.registration)
         }
-        guard case .some(let previous) = old else { return }
-        previous?.cancel()
+        guard case .some(let registered) = current else { return }
+        // A registered socket changes its interest in place: the registration stays the connection's, so a close
+        // from another thread always finds it, and its cancel waits for a handler running on the loop.
+        if let registered {
+            do throws(SensorError) {
+                try registered.setInterest(interest)
+            } catch {
+                close(reason: "cannot watch the socket: \(error)")
+            }
+            return
+        }
         let registration: EventLoop.Registration?
         let failure: SensorError?
         do {
@@ -394,7 +400,7 @@ final class ServerConnection: Sendable {
                 return (false, state.socketLeftToWatch)
             }
             state.registration = registration
-            state.watching = registration == nil ? [] : interest
+            if registration == nil { state.watching = [] }
             return (registration != nil, false)
         }
         if !keep {
@@ -436,9 +442,10 @@ final class ServerConnection: Sendable {
         let expired = state.withLock { state -> Phase? in
             state.timer = nil
             state.timerDeadline = nil
-            // The whole request is in while its credentials are checked: the time the check waits for the worker
-            // (a bounded queue) is the server's, so the deadline moves on rather than close the client.
-            if state.isAuthenticating {
+            // The whole request is in while its credentials are checked, and while the verdict waits for its turn
+            // of the loop: the time the check waits for the worker (a bounded queue) and the answer waits for the
+            // loop is the server's, so the deadline moves on rather than close the client.
+            if state.isAuthenticating || state.verdict != nil {
                 state.deadline = .now + configuration.requestTimeout
                 return nil
             }
