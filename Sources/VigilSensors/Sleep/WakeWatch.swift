@@ -37,6 +37,8 @@ package final class WakeWatch: Sendable {
         var timer: Timer?
         /// Wakes found since the watch was created, for tests.
         var wakes = 0
+        /// Whether a test injected the clocks (``useClockPairs(_:)``).
+        var clocksInjected = false
     }
 
     private let state = FutexMutex(State())
@@ -50,11 +52,12 @@ package final class WakeWatch: Sendable {
     }
 
     /// Replaces the clocks the watch reads, so tests drive wakes with exact pairs; the next pair read becomes the
-    /// reference.
+    /// reference. From then on the kernel's own cancellations of the timer compare nothing (see `timerReady`).
     package func useClockPairs(_ read: @escaping @Sendable () -> ClockPair) {
         let pair = read()
         state.withLock { state in
             state.clockPairs = read
+            state.clocksInjected = true
             if state.detector != nil { state.detector = WakeDetector(pair) }
         }
     }
@@ -156,7 +159,19 @@ package final class WakeWatch: Sendable {
 
     /// The timer is readable: read it and handle what the read found.
     private func timerReady(_ fd: Int32) {
-        handle(CancelOnSetTimer.read(fd), fd)
+        let outcome = CancelOnSetTimer.read(fd)
+        // With injected clocks, a real cancellation (the machine's clock set, a virtual machine resumed) says nothing
+        // about the clocks the test drives, which would show its pretended sleep as a wake at that moment: the timer
+        // is re-armed, and only ``simulateCancellation(on:)`` stands for a cancellation.
+        if outcome == .canceled || outcome == .expired, state.withLock({ $0.clocksInjected }) {
+            do throws(SensorError) {
+                try CancelOnSetTimer.arm(fd)
+            } catch {
+                closeTimer()
+            }
+            return
+        }
+        handle(outcome, fd)
     }
 
     /// Makes the timer's next handling see a cancellation, as a resume or a clock set causes, on the loop thread;
