@@ -51,7 +51,7 @@ import VigilTestSupport
             )
         }
         // Datagrams to a closed port on the namespace's loopback: each is sent and received, and answered by ICMP.
-        let traffic = "ip link set lo up && for i in 1 2 3 4 5; do echo hi > /dev/udp/127.0.0.1/9; done; exec sleep 60"
+        let traffic = "ip link set lo up && for i in 1 2 3 4 5; do echo hi > /dev/udp/127.0.0.1/9; done; exec sleep 600"
         let holder = try ChildProcess(unshare, ["--net", "bash", "-c", traffic])
         defer { holder.signal(SIGKILL) }
         let procRoot = "/proc/\(holder.pid)"
