@@ -2,35 +2,21 @@ import Foundation
 import Testing
 import VigilTestSupport
 
-/// `vigil get` and `watch` on a GNSS receiver: a pseudo-terminal behind a fake `class/gnss` that replays a real
+/// `vigil get`, `watch` and `top` on a GNSS receiver: a pseudo-terminal behind a fake `class/gnss` that replays a real
 /// receiver's log (u-blox LEA-4H, from gpsd: no fix at first, then a fix).
 @Suite(.timeLimit(.minutes(5))) struct VigilLocationCommandTests {
+    /// A fake sysfs and dev with the replaying receiver of the fake machines (``FakeGNSSReceiver``).
     final class Receiver {
         let sys = FakeSysfsTree()
         let dev = FakeSysfsTree()
-        let terminal: PseudoTerminal
+        private var receiver: FakeGNSSReceiver?
 
         init() throws {
-            terminal = try #require(PseudoTerminal(), "no pseudo-terminal free")
-            sys.device("class/gnss/gnss0", ["type": "UBX"])
-            dev.link("gnss0", to: terminal.slavePath)
+            let made: FakeGNSSReceiver = try #require(FakeGNSSReceiver(sys: sys, dev: dev), "no pseudo-terminal free")
+            receiver = made
         }
 
         var globals: [String] { ["--sys-root", sys.root, "--dev-root", dev.root] }
-
-        /// Replays the log on a thread of its own until `done` says stop, as a receiver sends once a second.
-        func replay(until done: @escaping @Sendable () -> Bool) {
-            let log = Fixtures.bytes("nmea/ublox-lea-4h-nofix-then-fix.log") ?? []
-            TestThread.detach { [terminal] in
-                var offset = 0
-                while !done(), !log.isEmpty {
-                    let end = min(offset + 256, log.count)
-                    guard terminal.write(log[offset..<end]) else { return }
-                    offset = end == log.count ? 0 : end
-                    usleep(2_000)
-                }
-            }
-        }
     }
 
     /// `get` answers with the first decoded epoch (here, before the fix: none yet, and how many satellites), not
@@ -38,7 +24,6 @@ import VigilTestSupport
     @Test func getAnswersWithTheFirstDecodedEpoch() async throws {
         let receiver = try Receiver()
         let get = try ChildProcess(vigil: receiver.globals + ["get", "location"])
-        receiver.replay { !get.isRunning }
         #expect(await get.waitForExit())
         #expect(get.exitStatus == 0, "\(get.standardError)")
         #expect(get.standardOutput == "location: no fix, 3 satellites in view\n")
@@ -48,7 +33,6 @@ import VigilTestSupport
     @Test func jsonCarriesTheFixTimeBesideTheReadingTime() async throws {
         let receiver = try Receiver()
         let watch = try ChildProcess(vigil: receiver.globals + ["watch", "location", "--json"])
-        receiver.replay { !watch.isRunning }
         let fixed = await eventually(within: 30) { watch.standardOutput.contains(#""latitude""#) }
         #expect(fixed, "\(watch.standardOutput.suffix(2000))\n\(watch.standardError)")
         await watch.stop()
