@@ -192,8 +192,11 @@ import VigilTestSupport
         #expect(released, "\(name): the running source outlived its last reference")
         let median = durations.sorted()[durations.count / 2]
         #expect(median < .milliseconds(100), "\(name): starting took \(median)")
-        let descriptorGrowth = ProcessProbe.openDescriptorCount() - descriptorsBefore
-        #expect(descriptorGrowth < cycles / 8, "\(name): \(descriptorGrowth) descriptors left open by released sources")
+        // Counted for the whole process, where parallel suites open descriptors for a moment: a leak stays, so the
+        // count is given a while to fall back (CI's AddressSanitizer run once counted 13 such against a bound of 12).
+        let growth = { ProcessProbe.openDescriptorCount() - descriptorsBefore }
+        let settled = await eventually(within: 10) { growth() < cycles / 8 }
+        #expect(settled, "\(name): \(growth()) descriptors left open by released sources")
     }
 
     /// A procfs tree with `stat`, `meminfo` and `pressure/memory` under `directory`; returns its root.
