@@ -31,6 +31,7 @@
 #include <linux/if_arp.h>
 #include <linux/if_link.h>
 #include <linux/netlink.h>
+#include <linux/rfkill.h>
 #include <linux/rtnetlink.h>
 
 #include "VigilGzip.h"
@@ -155,6 +156,11 @@ static inline void vigil_input_event_encode(
     event.value = value;
     memcpy(bytes, &event, sizeof event);
 }
+
+// MARK: rfkill (linux/rfkill.h)
+
+/// `RFKILL_IOCTL_MAX_SIZE`: tells `/dev/rfkill` the largest event this reader understands (Linux 5.11 on).
+static inline unsigned long vigil_rfkill_ioctl_max_size(void) { return RFKILL_IOCTL_MAX_SIZE; }
 
 /// ioctl(2) with a pointer argument (Swift cannot call the variadic declaration).
 static inline int vigil_ioctl_pointer(int fd, unsigned long request, void *argument) {

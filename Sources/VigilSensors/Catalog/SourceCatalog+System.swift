@@ -1,9 +1,9 @@
 extension SourceCatalog {
     /// The sysfs and procfs sources: `battery`, `power`, `thermal`, `hwmon`, `backlight`, `displays`, `cpu`, `memory`,
-    /// `storage`, `pressure`, `clock`, `device`, `switches`, `location`, `sleep` and `inventory`.
+    /// `storage`, `pressure`, `clock`, `device`, `switches`, `radios`, `location`, `sleep` and `inventory`.
     ///
-    /// sysfs sources read under ``Options/sysfsRoot``, procfs sources under ``Options/procfsRoot``; `switches` and
-    /// `inventory` open nodes under ``Options/devRoot`` (beside another sysfs root only when one is given, since the
+    /// sysfs sources read under ``Options/sysfsRoot``, procfs sources under ``Options/procfsRoot``; `switches`,
+    /// `radios` (`rfkill`) and `inventory` open nodes under ``Options/devRoot`` (beside another sysfs root only when one is given, since the
     /// machine's `/dev` holds other devices' nodes); `storage` reports the file system of `/`; `device` reads all
     /// three roots and ``Options/etcRoot``; `location` opens the first `gnssN` of `class/gnss` under
     /// ``Options/devRoot``; `sleep` reads the kernel's clocks and the suspend statistics under
@@ -49,6 +49,13 @@ extension SourceCatalog {
             .withUevents(id: "switches", name: "Switches: lid, tablet mode, dock, jacks (evdev)", subsystem: "input") {
                 options, devices in
                 SwitchMonitor(
+                    root: options.sysfsRoot, devRoot: options.devRoot, changes: devices?.readings,
+                    eventLoop: options.eventLoop,
+                    access: options.deviceNodeRoot == nil ? .refusing(options.missingDeviceNodeRoot) : .kernel)
+            },
+            .withUevents(id: "radios", name: "Radio switches: Wi-Fi, Bluetooth, WWAN (rfkill)", subsystem: "rfkill") {
+                options, devices in
+                RadioMonitor(
                     root: options.sysfsRoot, devRoot: options.devRoot, changes: devices?.readings,
                     eventLoop: options.eventLoop,
                     access: options.deviceNodeRoot == nil ? .refusing(options.missingDeviceNodeRoot) : .kernel)

@@ -61,28 +61,12 @@ extension BluetoothAdapter {
         return result
     }
 
-    /// Every switch under `<root>/class/rfkill`.
+    /// Every switch under `<root>/class/rfkill`, with its own device path and its `device` link's.
     private static func readSwitches(root: String) throws(SensorError) -> SysfsClass.Devices<LocatedSwitch> {
-        try SysfsClass.read(
-            root: root, className: "rfkill", include: { isNodeName($0, prefix: "rfkill") },
-            attributes: { _ in ["name", "type", "soft", "hard"] },
-            parseAt: { (name, read, directory) throws(SensorError) in
-                let radioSwitch = RadioSwitch(
-                    name: name, label: read.texts["name"]?.trimmingWhitespace(),
-                    type: read.texts["type"]?.trimmingWhitespace(), softBlocked: flag(read.texts["soft"]),
-                    hardBlocked: flag(read.texts["hard"]))
-                return LocatedSwitch(
-                    radioSwitch: radioSwitch, path: SysfsLinks.devicePath(directory, root: root),
-                    devicePath: SysfsLinks.devicePath(directory.appending("device"), root: root))
-            })
-    }
-
-    /// `1` is true, `0` false, anything else unknown.
-    private static func flag(_ text: String?) -> Bool? {
-        switch text.map({ $0.trimmingWhitespace() }) ?? "" {
-        case "1": true
-        case "0": false
-        default: nil
+        try RadioSwitch.readAll(root: root) { radioSwitch, directory in
+            LocatedSwitch(
+                radioSwitch: radioSwitch, path: SysfsLinks.devicePath(directory, root: root),
+                devicePath: SysfsLinks.devicePath(directory.appending("device"), root: root))
         }
     }
 }

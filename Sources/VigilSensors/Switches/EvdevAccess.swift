@@ -63,42 +63,9 @@ enum Evdev {
     /// Bytes of the `EVIOCGSW` answer: 64 switches, four times the kernel's `SW_CNT`.
     static let switchBitmapBytes = 8
 
-    /// Opens an evdev node, refusing anything but a character device: a FIFO, a regular file or a directory where
-    /// the node should be is a ``SensorError/wrongFileType(path:found:expected:)``, checked before opening and again
-    /// on the open descriptor.
-    ///
-    /// - Throws: ``SensorError/wrongFileType(path:found:expected:)``, ``SensorError/permissionDenied(path:)``,
-    ///   ``SensorError/notFound(path:)``, or another mapped error of `stat`, `open` or `fstat`.
+    /// Opens an evdev node, refusing anything but a character device; see ``CharacterDevice/open(_:expected:)``.
     static func openNode(_ path: String) throws(SensorError) -> FileDescriptor {
-        let expected = "an evdev character device"
-        let before: FileKind
-        do {
-            before = try FileKind.of(path: path)
-        } catch {
-            throw SensorError.from(error, call: "stat", path: path)
-        }
-        guard before == .characterDevice else {
-            throw .wrongFileType(path: path, found: "\(before)", expected: expected)
-        }
-        let raw: Int32
-        do {
-            raw = try retryingOnInterrupt("open") { Glibc.open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
-        } catch {
-            throw SensorError.from(error, call: "open", path: path)
-        }
-        let descriptor = FileDescriptor(raw)
-        let kind: FileKind
-        do {
-            kind = try FileKind.of(descriptor: descriptor.rawValue)
-        } catch {
-            descriptor.close()
-            throw SensorError.from(error, call: "fstat", path: path)
-        }
-        guard kind == .characterDevice else {
-            descriptor.close()
-            throw .wrongFileType(path: path, found: "\(kind)", expected: expected)
-        }
-        return descriptor
+        try CharacterDevice.open(path, expected: "an evdev character device")
     }
 
     /// The set switch codes of an open node. Wraps `ioctl(EVIOCGSW)`.
