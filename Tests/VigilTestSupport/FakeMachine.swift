@@ -29,8 +29,8 @@ package final class FakeMachine {
 
     /// The ids whose device ``equipped()`` has and ``empty()`` lacks.
     package static let treeDeviceIDs = [
-        "battery", "thermal", "hwmon", "backlight", "displays", "switches", "inventory", "accelerometer", "orientation",
-        "cpu", "memory", "pressure", "device",
+        "battery", "thermal", "hwmon", "backlight", "displays", "switches", "radios", "inventory", "accelerometer",
+        "orientation", "cpu", "memory", "pressure", "device",
     ]
 
     /// A machine with no device and no procfs file: only an empty `class/power_supply`, as a kernel with the class

@@ -18,9 +18,10 @@ final class RfkillEvents: Sendable {
         var problem: String?
     }
 
-    /// Reads per wake before the loop serves others; a longer queue is read on the next wakes (the watch is
-    /// level-triggered), and still counts as one drain.
-    static let readsPerWake = 256
+    /// Reads per wake before the loop serves others: twice the kernel's queue, so a wake drains it whole. A wake that
+    /// reaches it (events arriving as fast as they are read) ends its drain there, re-reading sysfs when the count says
+    /// events may have been lost; the rest is read on the next wakes (the watch is level-triggered).
+    static let readsPerWake = 2 * RfkillStream.kernelQueueLimit
 
     /// The event device's path, `<devRoot>/rfkill`.
     let path: String
@@ -126,6 +127,7 @@ final class RfkillEvents: Sendable {
             reads += 1
             actions.append(stream.consume(buffer[0..<count]))
         }
+        if reads == Self.readsPerWake { actions.append(stream.drained()) }
         let outcome = state.withLock { state -> (followed: Bool, ending: Followed?) in
             guard var followed = state.followed, followed.descriptor === descriptor else { return (false, nil) }
             guard let ended else {

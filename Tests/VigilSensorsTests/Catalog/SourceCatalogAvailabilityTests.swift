@@ -14,8 +14,8 @@ import VigilTestSupport
     /// the kernel shows it); a procfs file missing means the kernel lacks the interface.
     static let absentReasons: [(String, UnavailabilityReason)] =
         [
-            "battery", "thermal", "hwmon", "backlight", "displays", "switches", "accelerometer", "orientation",
-            "compass", "attitude",
+            "battery", "thermal", "hwmon", "backlight", "displays", "switches", "radios", "accelerometer",
+            "orientation", "compass", "attitude",
         ].map { ($0, .missingDevice) }
         + ["cpu", "memory", "pressure", "device"].map { ($0, .kernelLacksInterface) }
 

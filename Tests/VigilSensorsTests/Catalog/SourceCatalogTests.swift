@@ -9,8 +9,8 @@ import VigilTestSupport
     static let cliIDs = [
         "files", "network", "devices", "accelerometer", "gyroscope", "magnetometer", "light", "proximity",
         "barometer", "orientation", "compass", "attitude", "battery", "power", "thermal", "hwmon", "backlight",
-        "displays", "cpu", "memory", "storage", "pressure", "clock", "device", "switches", "location", "sleep",
-        "inventory",
+        "displays", "cpu", "memory", "storage", "pressure", "clock", "device", "switches", "radios", "location",
+        "sleep", "inventory",
     ]
 
     @Test func listsEveryIDTheToolAcceptedInItsOrder() {

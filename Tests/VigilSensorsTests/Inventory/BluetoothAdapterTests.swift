@@ -15,7 +15,8 @@ import VigilTestSupport
         #expect(adapter.parent?.driver == "btusb" && adapter.parent?.bus == "usb")
         #expect(
             adapter.radioSwitches == [
-                RadioSwitch(name: "rfkill0", label: "hci0", type: "bluetooth", softBlocked: false, hardBlocked: false)
+                RadioSwitch(
+                    name: "rfkill0", label: "hci0", type: "bluetooth", softBlocked: false, hardBlocked: false, index: 0)
             ])
         #expect(adapter.isUnblocked == true)
         #expect(adapter.description == "hci0 (btusb, rfkill0 unblocked)")
