@@ -157,6 +157,31 @@ struct FuzzTarget: Sendable {
                     switches: padded[4], properties: padded[5]
                 ).kind
         },
+        "rfkill": FuzzTarget { bytes in
+            // Bytes as /dev/rfkill gives them, one event per read: the first byte picks the read size (0 to 15 bytes,
+            // so truncated, 8-byte, 9-byte and longer events), the rest is cut into reads of that size, each applied
+            // to two switches as the radios source applies them. Nothing may grow beyond the switches it started with.
+            guard let first = bytes.first else { return }
+            let size = Int(first % 16)
+            var stream = RfkillStream(eventSize: max(size, 1))
+            var reading = RadioSwitches(switches: [
+                RadioSwitch(
+                    name: "rfkill0", label: "hci0", type: "bluetooth", softBlocked: false, hardBlocked: false, index: 0),
+                RadioSwitch(
+                    name: "rfkill1", label: "phy0", type: "wlan", softBlocked: true, hardBlocked: false, index: 1),
+            ])
+            var rest = bytes.dropFirst()
+            while !rest.isEmpty {
+                let read = rest.prefix(max(size, 1))
+                rest = rest.dropFirst(read.count)
+                if case .apply(let event) = stream.consume(read), let next = reading.applying(event) {
+                    _ = next.description
+                    reading = next
+                }
+            }
+            _ = stream.drained()
+            precondition(reading.switches.count <= 2, "an event added a switch sysfs never showed")
+        },
         "mount-matrix": FuzzTarget { bytes in
             _ = try? MountMatrix(parsing: String(decoding: bytes, as: UTF8.self))
         },

@@ -1,4 +1,5 @@
 import Testing
+import VigilTestSupport
 
 @testable import VigilSensors
 
@@ -40,5 +41,60 @@ import Testing
         let action = stream.drained()
         #expect((action != .none) == (count >= RfkillStream.kernelQueueLimit))
         #expect(stream.eventsSinceEmpty == 0 && stream.drained() == .none)
+    }
+}
+
+/// The `rfkill` fuzz corpus replayed as the fuzzer reads it (the first byte the read size, then the reads), each
+/// input with what it must give; `Fuzz/run.sh rfkill` is where random bytes go.
+@Suite(.timeLimit(.minutes(5))) struct RfkillFuzzCorpusTests {
+    static func actions(_ name: String) throws -> [RfkillStream.Action] {
+        let bytes = try #require(FuzzCorpus.input("rfkill", name))
+        let size = Int(bytes[0])
+        var stream = RfkillStream(eventSize: size)
+        var actions: [RfkillStream.Action] = []
+        var rest = bytes.dropFirst()
+        while !rest.isEmpty {
+            actions.append(stream.consume(rest.prefix(size)))
+            rest = rest.dropFirst(size)
+        }
+        return actions
+    }
+
+    @Test func everyCorpusInputHasAnExpectation() {
+        #expect(FuzzCorpus.names("rfkill") == ["add-delete-unknown", "change-8", "change-9-reasons", "truncated"])
+    }
+
+    @Test func eightByteChanges() throws {
+        #expect(
+            try Self.actions("change-8") == [
+                .apply(RfkillEvent(index: 1, type: 1, operation: .change, softBlocked: false, hardBlocked: true)),
+                .apply(RfkillEvent(index: 0, type: 2, operation: .change, softBlocked: true, hardBlocked: false)),
+            ])
+    }
+
+    @Test func nineByteChangesWithReasons() throws {
+        let events = try Self.actions("change-9-reasons")
+        #expect(
+            events.first
+                == .apply(
+                    RfkillEvent(
+                        index: 1, type: 1, operation: .change, softBlocked: false, hardBlocked: true,
+                        hardBlockReasons: [.signal, .notOwner])))
+        #expect(events.count == 2)
+    }
+
+    @Test func anAddADeleteAndAnUnknownOperation() throws {
+        let operations = try Self.actions("add-delete-unknown").compactMap { action -> RfkillEvent.Operation? in
+            if case .apply(let event) = action { return event.operation }
+            return nil
+        }
+        #expect(operations == [.add, .delete, .unknown(17)])
+    }
+
+    @Test func aTruncatedEvent() throws {
+        guard case .resynchronize = try #require(try Self.actions("truncated").first) else {
+            Issue.record("a 5-byte read was taken as an event")
+            return
+        }
     }
 }
