@@ -15,7 +15,7 @@ import Vigil
 /// (`RFKILL_IOCTL_MAX_SIZE`) and keeps the 8-byte ones of kernels that refuse (before 5.11); each read is one event,
 /// any size from 8 bytes on is accepted and unknown trailing bytes are ignored. A change of a known switch is applied
 /// at once; a switch added, an unknown operation or switch, a truncated event, and a drain long enough that the
-/// kernel may have dropped events (its queue holds about 1,000 per reader; see ``RfkillStream``) re-read sysfs.
+/// kernel may have dropped events (its queue holds about 1,000 per reader: a drain of 1,000 or more) re-read sysfs.
 /// When the device is missing or refused, the readings say so in ``RadioSwitches/eventDeviceProblem`` and sysfs with
 /// uevents still serve.
 ///

@@ -211,6 +211,13 @@ import VigilTestSupport
         #expect(await eventually { rig.radio(0)?.hardBlocked == true })
     }
 
+    @Test func lostUeventsReRead() async throws {
+        let rig = try await Self.started()
+        rig.sys.write("class/rfkill/rfkill0/soft", "1\n")
+        rig.changes.publish(.unavailable(reason: "the uevent socket overflowed"))
+        #expect(await eventually { rig.radio(0)?.softBlocked == true })
+    }
+
     @Test func aRefusedEventDeviceLeavesSysfsAndSaysWhy() async throws {
         let sys = FakeSysfsTree()
         sys.device("class/rfkill/rfkill0", RadioSwitchReadTests.attributes())
@@ -223,6 +230,18 @@ import VigilTestSupport
         let value = try #require(monitor.readings.value.value)
         #expect(value.eventDevice == nil && value.switches.count == 1)
         #expect(value.eventDeviceProblem?.contains("sysfs and uevents still report the switches") == true)
+        // Refused for want of permission: the reading says so, and the switches are still read.
+        let refused = RadioMonitor(
+            root: sys.root, devRoot: sys.root + "/dev", updateInterval: .seconds(3600),
+            access: RfkillAccess(
+                open: { (path) throws(SensorError) in throw .permissionDenied(path: path) },
+                requestEventSize: { _, _ in true }))
+        try refused.startMonitoring()
+        defer { refused.stopMonitoring() }
+        #expect(await eventually { refused.readings.value.value != nil })
+        let problem = try #require(refused.readings.value.value?.eventDeviceProblem)
+        #expect(problem.hasPrefix(sys.root + "/dev/rfkill: permission denied"), "\(problem)")
+        #expect(refused.readings.value.value?.switches.count == 1)
         // A device node that is not a character device is refused by the kernel access too.
         sys.write("dev/rfkill", "not a device\n")
         #expect(throws: SensorError.self) { try RfkillAccess.kernel.open(sys.root + "/dev/rfkill") }
