@@ -12,8 +12,8 @@ extension SourceCatalog {
         /// The configuration directory, `/etc` by default: where the `device` source reads `os-release` (falling back
         /// to `usr/lib/os-release` beside it) and `machine-id`.
         public var etcRoot: String
-        /// The device-node directory, `/dev` by default: where the `switches` source opens `input/eventN` and the
-        /// `inventory` asks video nodes. Beside another sysfs root the default `/dev` is not used (it holds this
+        /// The device-node directory, `/dev` by default: where the `switches` source opens `input/eventN`, `radios`
+        /// reads `rfkill` and the `inventory` asks video nodes. Beside another sysfs root the default `/dev` is not used (it holds this
         /// machine's nodes, not the tree's): give the tree's own.
         public var devRoot: String
         /// The network namespace the netlink sources watch, or nil for the process's own: a name from
@@ -69,7 +69,7 @@ extension SourceCatalog {
 
         /// Where the nodes of the devices the sysfs root describes are: ``devRoot`` under `/sys`, or when one was
         /// given beside another sysfs root; nil under another sysfs root with the default `/dev`, whose nodes are
-        /// this machine's devices, not the tree's. The sources that open nodes (`switches`, `inventory`) open none
+        /// this machine's devices, not the tree's. The sources that open nodes (`switches`, `radios`, `inventory`) open none
         /// then.
         var deviceNodeRoot: String? { followsUevents || devRoot != "/dev" ? devRoot : nil }
 
