@@ -39,9 +39,10 @@ public struct RadioSwitches: Sendable, Equatable, Encodable, CustomStringConvert
     public var description: String {
         let lines =
             switches.map { radio -> String in
-                let what = [radio.name, radio.type].compactMap { $0 }.joined(separator: ", ")
+                let details = ([radio.label == nil ? nil : radio.name, radio.type].compactMap { $0 })
                 let state = radio.description.dropFirst(radio.name.count + 1)
-                return radio.label.map { "\($0) (\(what)) \(state)" } ?? "\(what) \(state)"
+                let head = radio.label ?? radio.name
+                return details.isEmpty ? "\(head) \(state)" : "\(head) (\(details.joined(separator: ", "))) \(state)"
             } + problems
         return lines.isEmpty ? "no radio switches" : lines.joined(separator: "; ")
     }

@@ -81,6 +81,11 @@ import VigilTestSupport
         let radio = try #require(reading.switches.first)
         #expect(radio.softBlocked == soft && radio.hardBlocked == hard)
         #expect(radio.index == 4 && radio.hardBlockReasons == nil)
+        #expect(reading.description.hasPrefix("tpacpi_bluetooth_sw (rfkill4, bluetooth) "))
+        let unnamed = RadioSwitches(switches: [
+            RadioSwitch(name: "rfkill7", label: nil, type: nil, softBlocked: true, hardBlocked: false)
+        ])
+        #expect(unnamed.description == "rfkill7 soft-blocked")
     }
 
     @Test func malformedAttributesHideOnlyTheirFieldAndSayWhere() throws {
