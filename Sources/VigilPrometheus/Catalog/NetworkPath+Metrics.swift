@@ -25,6 +25,27 @@ extension NetworkPath: ReadingMetrics {
             builder.gauge(
                 "vigil_network_addresses", "Addresses on the interface that are usable (not tentative).",
                 Double(interface.addresses.filter(\.isUsable).count), labels)
+            if let traffic = interface.traffic { addTraffic(traffic, labels: labels, to: &builder) }
+        }
+    }
+
+    /// The counters as node_exporter's netdev collector names them (`node_network_receive_bytes_total`, …), under
+    /// vigil's prefix.
+    private func addTraffic(
+        _ traffic: InterfaceTraffic, labels: [String: String], to builder: inout MetricFamilyBuilder
+    ) {
+        for (direction, verb, counters) in [
+            ("receive", "received", traffic.receive), ("transmit", "sent", traffic.transmit),
+        ] {
+            let fields: [(String, String, UInt64)] = [
+                ("bytes", "Bytes", counters.bytes), ("packets", "Packets", counters.packets),
+                ("errs", "Errors", counters.errors), ("drop", "Drops", counters.dropped),
+            ]
+            for (field, what, value) in fields {
+                builder.counter(
+                    "vigil_network_\(direction)_\(field)_total", "\(what) \(verb) by a network interface.",
+                    Double(value), labels)
+            }
         }
     }
 }

@@ -22,6 +22,12 @@ public struct NetworkInterface: Hashable, Sendable, Encodable, CustomStringConve
     public var hardwareAddress: String?
     /// The interface's addresses, IPv4 first, each family in address order.
     public var addresses: [InterfaceAddress]
+    /// The traffic counters since the interface was created (`IFLA_STATS64`, else `IFLA_STATS`), as of the last
+    /// link message or refresh; `nil` when the kernel reports none.
+    public var traffic: InterfaceTraffic?
+    /// How fast the counters moved since an earlier reading: `nil` from a ``NetworkMonitor``, which publishes
+    /// counters; set by a reader that keeps earlier readings (`vigil watch` does, see ``TrafficRates``).
+    public var rates: TrafficRates?
 
     /// Creates an interface record.
     ///
@@ -36,10 +42,12 @@ public struct NetworkInterface: Hashable, Sendable, Encodable, CustomStringConve
     ///   - mtu: The MTU in bytes.
     ///   - hardwareAddress: The hardware address as colon-separated hex.
     ///   - addresses: The interface's addresses.
+    ///   - traffic: The traffic counters.
+    ///   - rates: The rates of the counters since an earlier reading.
     public init(
         index: Int, name: String, nameBytes: BytePath? = nil, kind: InterfaceKind, linkKind: String? = nil,
         flags: InterfaceFlags, operationalStatus: OperationalStatus, mtu: Int? = nil, hardwareAddress: String? = nil,
-        addresses: [InterfaceAddress] = []
+        addresses: [InterfaceAddress] = [], traffic: InterfaceTraffic? = nil, rates: TrafficRates? = nil
     ) {
         self.index = index
         self.name = name
@@ -51,6 +59,8 @@ public struct NetworkInterface: Hashable, Sendable, Encodable, CustomStringConve
         self.mtu = mtu
         self.hardwareAddress = hardwareAddress
         self.addresses = addresses
+        self.traffic = traffic
+        self.rates = rates
     }
 
     /// Whether the interface is administratively up (`IFF_UP`).
@@ -71,17 +81,20 @@ public struct NetworkInterface: Hashable, Sendable, Encodable, CustomStringConve
         return .carrier
     }
 
-    /// For example `eth0 (#2 ethernet) routable UP,LOWER_UP mtu 1500 192.0.2.10/24`.
+    /// For example `eth0 (#2 ethernet) routable UP,LOWER_UP mtu 1500 192.0.2.10/24`, then the rates when known
+    /// (`rx 1.2 kB/s 10 pkt/s, tx 300 B/s 3 pkt/s`).
     public var description: String {
         var parts = ["\(name) (#\(index) \(linkKind ?? kind.description))", state.description]
         parts.append(flags.names.isEmpty ? "-" : flags.names.joined(separator: ","))
         if let mtu { parts.append("mtu \(mtu)") }
         parts += addresses.map { $0.address.description + "/" + String($0.prefixLength) }
+        if let rates { parts.append(rates.description) }
         return parts.joined(separator: " ")
     }
 
     private enum CodingKeys: String, CodingKey {
-        case index, name, kind, linkKind, state, flags, operationalStatus, mtu, hardwareAddress, addresses
+        case index, name, kind, linkKind, state, flags, operationalStatus, mtu, hardwareAddress, addresses, traffic
+        case rates
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -97,5 +110,7 @@ public struct NetworkInterface: Hashable, Sendable, Encodable, CustomStringConve
         try container.encodeIfPresent(mtu, forKey: .mtu)
         try container.encodeIfPresent(hardwareAddress, forKey: .hardwareAddress)
         try container.encode(addresses, forKey: .addresses)
+        try container.encodeIfPresent(traffic, forKey: .traffic)
+        try container.encodeIfPresent(rates, forKey: .rates)
     }
 }

@@ -1,8 +1,9 @@
 import CLinuxSupport
 import Glibc
 
-/// A copy of the kernel's links, addresses and routes (unicast, outside the `local` table), kept current by applying
-/// rtnetlink messages; at most ``NetworkPath/routeLimit`` routes besides the default routes, the rest only counted.
+/// A copy of the kernel's links (with their traffic counters), addresses and routes (unicast, outside the `local`
+/// table), kept current by applying rtnetlink messages; at most ``NetworkPath/routeLimit`` routes besides the default
+/// routes, the rest only counted.
 ///
 /// It is a pure value: ``apply(_:)`` changes it, ``path`` reads it. Where the kernel drops state without telling
 /// (IPv4 routes through a link that goes down, or through a link that loses its last IPv4 address), the mirror drops
@@ -74,6 +75,14 @@ package struct NetworkMirror: Sendable {
         for message in messages { apply(message) }
     }
 
+    /// Takes the counters of `link`, a reply to a refresh of the counters, for the link the mirror knows by that index
+    /// and name; the rest of the reply is left alone, so links, addresses and routes still change only with the
+    /// kernel's notifications and full dumps.
+    package mutating func updateTraffic(from link: RouteMessage.Link) {
+        guard links[link.index]?.nameBytes == link.nameBytes else { return }
+        links[link.index]?.traffic = link.traffic
+    }
+
     /// The flags of the link with `index`, if the mirror knows it.
     func linkFlags(index: Int) -> InterfaceFlags? { links[index]?.flags }
 
@@ -85,7 +94,7 @@ package struct NetworkMirror: Sendable {
                 linkKind: link.linkKind,
                 flags: link.flags, operationalStatus: link.operationalStatus, mtu: link.mtu,
                 hardwareAddress: link.hardwareAddress.flatMap(Self.formatHardwareAddress),
-                addresses: addresses[link.index] ?? [])
+                addresses: addresses[link.index] ?? [], traffic: link.traffic)
         }
         let sortedRoutes = routes.sorted {
             ($0.family, $0.metric, $0.table, $0.typeOfService, $0.prefixLength, $0.destination)

@@ -1,5 +1,41 @@
-// The dump requests with their watchdogs: an unanswered request is sent again.
+// The dump requests with their watchdogs (an unanswered request is sent again), and the timer that refreshes the
+// traffic counters.
 extension NetworkMonitor {
+    /// Replaces the timer that refreshes the counters with one at the current interval, for `generation`'s socket;
+    /// its end cancels the timer. Called outside the lock.
+    func scheduleCounterRefresh(generation: UInt64) throws(SensorError) {
+        let interval = state.withLock { $0.updateInterval }
+        let timer = try driver.loop.schedule(every: interval) { [weak self] in
+            self?.refreshCounters(generation)
+        }
+        // A timer made for a socket generation that ended meanwhile is not kept: the new socket has its own.
+        let replaced = state.withLock { state -> EventLoop.Registration? in
+            guard state.generation == generation else { return timer }
+            defer { state.countersTimer = timer }
+            return state.countersTimer
+        }
+        replaced?.cancel()
+        driver.addTimer(timer, generation: generation)
+    }
+
+    /// Dumps the links for their counters when someone subscribes and no dump runs; sends nothing otherwise.
+    private func refreshCounters(_ generation: UInt64) {
+        guard readings.subscriberCount > 0, let (socket, current) = driver.current, current == generation else {
+            return
+        }
+        let actions = state.withLock { state -> [NetworkMonitorStateMachine.Action]? in
+            guard state.generation == generation, var machine = state.machine else { return nil }
+            defer { state.machine = machine }
+            return machine.refreshCounters()
+        }
+        guard let actions, !actions.isEmpty else { return }
+        do throws(SensorError) {
+            try perform(actions, on: socket, generation)
+        } catch {
+            driver.fail(self, generation: generation, error: error)
+        }
+    }
+
     /// Sends the dump again if the request with `sequence` is still unanswered.
     private func checkDump(sequence: UInt32, _ generation: UInt64) {
         guard let (socket, current) = driver.current, current == generation else { return }

@@ -2,8 +2,8 @@ import CLinuxSupport
 import Glibc
 import Vigil
 
-/// Watches the kernel's network interfaces, addresses and default routes over rtnetlink, and says whether the
-/// machine is connected.
+/// Watches the kernel's network interfaces (with their traffic counters), addresses and default routes over
+/// rtnetlink, and says whether the machine is connected.
 ///
 /// ``readings`` always holds the latest ``SensorReading`` of a ``NetworkPath``: `pending` (not connected, but not
 /// "no network" either) from a start until the first dump completes.
@@ -14,6 +14,12 @@ import Vigil
 /// kernel drops messages (`ENOBUFS`), or a link comes back up (the kernel revives multipath routes through it
 /// silently), the monitor dumps again and publishes the corrected path; it never keeps a stale mirror silently. Only
 /// messages the kernel sent are trusted.
+///
+/// Traffic counters (``NetworkInterface/traffic``) come with every link message, but the kernel sends none when only
+/// a counter moves; so every ``updateInterval`` while someone subscribes to ``readings``, the monitor dumps the links
+/// (`RTM_GETLINK`) and takes their counters, nothing else: links, addresses and routes still change only with the
+/// kernel's notifications. With no subscriber the tick sends nothing. A path whose counters moved is published like
+/// any change, and once more when a refresh finds them still, so rates computed from readings fall to zero.
 ///
 /// One contract for errors, as for every source: ``startMonitoring()`` throws only when the socket (or the namespace)
 /// cannot be opened at all, and then publishes nothing and stays stopped. After a start, errors travel in-band: when
@@ -40,6 +46,15 @@ public final class NetworkMonitor: Source, NetlinkDriven, Sendable {
         var lastPublished: NetworkPath?
         /// The dumps completed, counted once what they found has been published (or found unchanged).
         var settledDumps = 0
+        /// The refreshes of the counters completed, counted once what they found has been published (or found
+        /// unchanged).
+        var settledCounterRefreshes = 0
+        /// Whether the last path published had other counters than the one before it.
+        var trafficMoved = false
+        /// How often the counters are refreshed.
+        var updateInterval: Duration
+        /// The timer that refreshes the counters, of the socket generation `generation`.
+        var countersTimer: EventLoop.Registration?
     }
 
     /// The human name of the source.
@@ -53,7 +68,7 @@ public final class NetworkMonitor: Source, NetlinkDriven, Sendable {
     private let root: String
     let driver: NetlinkDriver
     let counters = NetlinkCounters()
-    let state = FutexMutex(State())
+    let state: FutexMutex<State>
 
     /// Creates a monitor; it does nothing until ``startMonitoring()``.
     ///
@@ -65,14 +80,17 @@ public final class NetworkMonitor: Source, NetlinkDriven, Sendable {
     ///     one makes the kernel drop messages sooner, which the monitor repairs with a fresh dump.
     ///   - root: Where sysfs is mounted, to tell Wi-Fi from Ethernet; not consulted for another namespace,
     ///     whose interfaces sysfs does not show.
+    ///   - updateInterval: How often the traffic counters are refreshed while someone subscribes; below 1 ms (zero
+    ///     and negative included) it is raised to 1 ms.
     ///   - eventLoop: The loop that watches the socket.
     public init(
         namespace: String? = nil, receiveBufferSize: Int = 8 << 20, root: String = "/sys",
-        eventLoop: EventLoop = .shared
+        updateInterval: Duration = .seconds(1), eventLoop: EventLoop = .shared
     ) {
         self.namespace = namespace
         self.receiveBufferSize = receiveBufferSize
         self.root = root
+        state = FutexMutex(State(updateInterval: updateInterval.clampedUpdateInterval))
         driver = NetlinkDriver(loop: eventLoop, bufferSize: 1 << 16)
     }
 
@@ -85,6 +103,21 @@ public final class NetworkMonitor: Source, NetlinkDriven, Sendable {
 
     /// Whether the monitor is running (also while it waits to reopen a failed socket).
     public var isMonitoring: Bool { driver.isRunning }
+
+    /// How often the traffic counters are refreshed while someone subscribes to ``readings``.
+    public var updateInterval: Duration? { state.withLock { $0.updateInterval } }
+
+    /// Changes how often the traffic counters are refreshed; a running monitor replaces its timer at once.
+    ///
+    /// - Parameter interval: The new interval, at least 1 ms.
+    /// - Throws: ``SensorError/invalidArgument(name:value:reason:)`` below 1 ms; a ``SensorError`` when the event loop
+    ///   refuses the new timer.
+    public func setUpdateInterval(_ interval: Duration) throws(SensorError) {
+        let interval = try interval.validatedUpdateInterval()
+        state.withLock { $0.updateInterval = interval }
+        guard let (_, generation) = driver.current else { return }
+        try scheduleCounterRefresh(generation: generation)
+    }
 
     /// Counters of what the monitor received, skipped and repaired.
     public var statistics: NetlinkStatistics { counters.snapshot }
@@ -130,6 +163,10 @@ public final class NetworkMonitor: Source, NetlinkDriven, Sendable {
     /// so tests can wait for a refresh to be over instead of sleeping.
     package var settledDumps: Int { state.withLock { $0.settledDumps } }
 
+    /// How many refreshes of the counters of the current socket have completed and had what they found published (or
+    /// found unchanged), so tests can wait for one instead of sleeping.
+    package var settledCounterRefreshes: Int { state.withLock { $0.settledCounterRefreshes } }
+
     /// Makes the next read of the socket fail with `errno`, as if `recvmsg(2)` had, so tests can watch the monitor
     /// publish the error and recover.
     package func simulateSocketError(_ errno: Errno) { driver.simulateSocketError(errno, for: self) }
@@ -149,8 +186,10 @@ public final class NetworkMonitor: Source, NetlinkDriven, Sendable {
             state.generation = generation
             state.machine = machine
             state.settledDumps = 0
+            state.settledCounterRefreshes = 0
             if isStart { state.lastPublished = nil }
         }
+        try scheduleCounterRefresh(generation: generation)
         if isStart { readings.publish(.pending) }
         // Links, addresses and routes may have changed unseen while the machine slept: dump again after a wake.
         driver.refreshAfterWake(generation: generation) { [weak self] in self?.refresh() }
@@ -193,18 +232,29 @@ public final class NetworkMonitor: Source, NetlinkDriven, Sendable {
             guard let actions else { return }
             try perform(actions, on: socket, generation)
         }
-        let (current, changed, dumps) = state.withLock { state -> (Bool, NetworkPath?, Int) in
+        let (current, changed, dumps, refreshes) = state.withLock { state -> (Bool, NetworkPath?, Int, Int) in
             guard state.generation == generation, let machine = state.machine, let path = machine.publishablePath
-            else { return (false, nil, 0) }
-            guard !path.hasSameContent(as: state.lastPublished) else { return (true, nil, machine.completedDumps) }
+            else { return (false, nil, 0, 0) }
+            let (dumps, refreshes) = (machine.completedDumps, machine.completedCounterRefreshes)
+            if path.hasSameContent(as: state.lastPublished) {
+                // Counters that moved before and are still now: once more, so a rate falls to zero.
+                guard state.trafficMoved, refreshes > state.settledCounterRefreshes else {
+                    return (true, nil, dumps, refreshes)
+                }
+                state.trafficMoved = false
+            } else {
+                state.trafficMoved = !path.hasSameTraffic(as: state.lastPublished)
+            }
             state.lastPublished = path
-            return (true, path, machine.completedDumps)
+            return (true, path, dumps, refreshes)
         }
         guard current else { return }
         driver.succeeded()
         if let changed { readings.publish(SensorReading(.value(changed), time: changed.time)) }
         state.withLock { state in
-            if state.generation == generation { state.settledDumps = max(state.settledDumps, dumps) }
+            guard state.generation == generation else { return }
+            state.settledDumps = max(state.settledDumps, dumps)
+            state.settledCounterRefreshes = max(state.settledCounterRefreshes, refreshes)
         }
     }
 

@@ -10,14 +10,17 @@ import CLinuxSupport
 /// dump runs after an overflow, nothing is published: the live mirror may be stale. When a link comes up or gets
 /// carrier back, the tables are dumped again, since the kernel revives multipath routes through it silently.
 struct NetworkMonitorStateMachine {
-    /// One request of a dump.
+    /// One request of a dump, or the refresh of the traffic counters (a link dump of its own).
     enum Step: CaseIterable {
-        case links, addresses, routes
+        case links, addresses, routes, counters
+
+        /// The requests of a full dump, in order.
+        static let fullDump: [Step] = [.links, .addresses, .routes]
 
         /// The `RTM_GET*` type and the size of the family header that follows `nlmsghdr`.
         var request: (type: UInt16, headerSize: Int) {
             switch self {
-            case .links: return (UInt16(RTM_GETLINK), 16)
+            case .links, .counters: return (UInt16(RTM_GETLINK), 16)
             case .addresses: return (UInt16(RTM_GETADDR), 8)
             case .routes: return (UInt16(RTM_GETROUTE), 12)
             }
@@ -52,6 +55,8 @@ struct NetworkMonitorStateMachine {
     private var failures = 0
     /// How many dumps ran to their end.
     private(set) var completedDumps = 0
+    /// How many refreshes of the counters ran to their end.
+    private(set) var completedCounterRefreshes = 0
     private let port: UInt32
     private let sysfsRoot: String?
 
@@ -72,6 +77,13 @@ struct NetworkMonitorStateMachine {
 
     /// Abandons the running dump (its answer never came) and starts a fresh one.
     mutating func restart() -> [Action] { begin() }
+
+    /// Dumps the links again for their traffic counters (the kernel announces no change of a counter), unless a dump
+    /// or refresh is running: a full dump brings the counters too. Only the counters of the replies are taken.
+    mutating func refreshCounters() -> [Action] {
+        guard dump == nil else { return [] }
+        return request(.counters)
+    }
 
     /// Starts a full dump, or, if one is running, makes it start over when it ends.
     mutating func synchronize() -> [Action] {
@@ -101,10 +113,11 @@ struct NetworkMonitorStateMachine {
         guard var current = dump, header.sequence == current.sequence else { return [] }
         if header.isDumpInterrupted { current.interrupted = true }
         dump = current
+        if current.step == .counters { return receiveCounters(envelope.message) }
         switch envelope.message {
         case .done:
             if current.interrupted || redoAfterDump { return begin() }
-            guard let index = Step.allCases.firstIndex(of: current.step), index + 1 < Step.allCases.count else {
+            guard let index = Step.fullDump.firstIndex(of: current.step), index + 1 < Step.fullDump.count else {
                 live = staging ?? live
                 staging = nil
                 dump = nil
@@ -112,7 +125,7 @@ struct NetworkMonitorStateMachine {
                 completedDumps += 1
                 return []
             }
-            return request(Step.allCases[index + 1])
+            return request(Step.fullDump[index + 1])
         case .error(let errno):
             guard errno != 0 else { return [] }
             // EBUSY: the kernel is still running an earlier dump on this socket (one whose end we lost in an
@@ -128,6 +141,30 @@ struct NetworkMonitorStateMachine {
             staging?.apply(envelope.message)
             return []
         }
+    }
+
+    /// Handles one reply of a refresh of the counters: an interrupted one is not run again (the next refresh comes
+    /// soon), and an error ends it without counting as a failed dump.
+    private mutating func receiveCounters(_ message: RouteMessage) -> [Action] {
+        switch message {
+        case .newLink(let link):
+            live.updateTraffic(from: link)
+            staging?.updateTraffic(from: link)
+            return []
+        case .done:
+            completedCounterRefreshes += 1
+            return endCounters()
+        case .error(let errno) where errno != 0 && errno != Self.busy:
+            return endCounters()
+        default:
+            return []
+        }
+    }
+
+    /// Ends a refresh of the counters; a full dump asked for meanwhile starts now.
+    private mutating func endCounters() -> [Action] {
+        dump = nil
+        return redoAfterDump ? begin() : []
     }
 
     /// Whether `message` brings a known link up, or gives it carrier or operational state again. The kernel then revives the multipath

@@ -6,7 +6,9 @@
 /// it cannot read the kernel; neither is connected, and neither says "no network".
 ///
 /// ``time`` is when the path was taken: when the monitor's mirror changed (the reading carries the same time). A
-/// monitor publishes a path only when something other than its time differs from the last one.
+/// monitor publishes a path only when something other than its time differs from the last one (traffic counters
+/// included), and once more after a refresh of the counters finds them still, so a rate computed from two readings
+/// falls to zero instead of staying at the last one.
 public struct NetworkPath: Hashable, Sendable, Encodable, CustomStringConvertible {
     /// Every interface, in index order.
     public var interfaces: [NetworkInterface]
@@ -46,6 +48,12 @@ public struct NetworkPath: Hashable, Sendable, Encodable, CustomStringConvertibl
     func hasSameContent(as other: NetworkPath?) -> Bool {
         guard let other else { return false }
         return interfaces == other.interfaces && routes == other.routes && omittedRoutes == other.omittedRoutes
+    }
+
+    /// Whether every interface of this path has the same traffic counters as in `other`.
+    func hasSameTraffic(as other: NetworkPath?) -> Bool {
+        guard let other else { return false }
+        return interfaces.elementsEqual(other.interfaces) { $0.index == $1.index && $0.traffic == $1.traffic }
     }
 
     /// The interface with this index, if any.
@@ -88,14 +96,17 @@ public struct NetworkPath: Hashable, Sendable, Encodable, CustomStringConvertibl
     }
 
     /// For example `satisfied via eth0; lo: carrier; eth0: routable 192.0.2.10/24; default ipv4 via 192.0.2.1 dev eth0`
-    /// (the default routes only: the rest would drown the summary).
+    /// (the default routes only: the rest would drown the summary); an interface with ``NetworkInterface/rates`` ends
+    /// with them (`eth0: routable 192.0.2.10/24 rx 1.2 kB/s 10 pkt/s, tx 300 B/s 3 pkt/s`).
     public var description: String {
         var parts: [String] = [status.description]
         let connected = connectedInterfaces.map(\.name)
         if !connected.isEmpty { parts[0] += " via " + connected.joined(separator: ",") }
         for interface in interfaces {
             let addresses = interface.addresses.map { $0.address.description + "/" + String($0.prefixLength) }
-            parts.append(([interface.name + ": " + interface.state.description] + addresses).joined(separator: " "))
+            let rates = interface.rates.map { [$0.description] } ?? []
+            parts.append(
+                ([interface.name + ": " + interface.state.description] + addresses + rates).joined(separator: " "))
         }
         for route in defaultRoutes {
             parts.append(route.description(naming: { index in self.interface(index: index)?.name }))

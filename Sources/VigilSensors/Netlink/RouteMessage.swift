@@ -20,12 +20,14 @@ package enum RouteMessage: Hashable, Sendable {
         package var hardwareAddress: [UInt8]?
         /// `IFLA_INFO_KIND` inside `IFLA_LINKINFO`, for example `veth`.
         package var linkKind: String?
+        /// `IFLA_STATS64`, else `IFLA_STATS`; `nil` when neither holds the counters.
+        package var traffic: InterfaceTraffic?
 
         /// Creates a link record.
         package init(
             index: Int, name: BytePath, hardwareType: UInt16, flags: InterfaceFlags,
             operationalStatus: OperationalStatus = .unknown, mtu: Int? = nil, hardwareAddress: [UInt8]? = nil,
-            linkKind: String? = nil
+            linkKind: String? = nil, traffic: InterfaceTraffic? = nil
         ) {
             self.index = index
             self.nameBytes = name
@@ -35,6 +37,7 @@ package enum RouteMessage: Hashable, Sendable {
             self.mtu = mtu
             self.hardwareAddress = hardwareAddress
             self.linkKind = linkKind
+            self.traffic = traffic
         }
     }
 

@@ -114,6 +114,10 @@ package enum RouteMessageParser {
         link.operationalStatus = attributes.uint8(UInt16(IFLA_OPERSTATE)).flatMap(OperationalStatus.init) ?? .unknown
         link.mtu = attributes.uint32(UInt16(IFLA_MTU)).map(Int.init)
         link.hardwareAddress = attributes.raw(UInt16(IFLA_ADDRESS))
+        // Counters a kernel cannot fill in (too short a struct) leave the link without counters, never malformed.
+        link.traffic =
+            attributes.raw(UInt16(IFLA_STATS64)).flatMap { InterfaceTraffic(linkStatistics: $0, fieldSize: 8) }
+            ?? attributes.raw(UInt16(IFLA_STATS)).flatMap { InterfaceTraffic(linkStatistics: $0, fieldSize: 4) }
         if let info = attributes[UInt16(IFLA_LINKINFO)] {
             guard let nested = RouteAttributes(bytes, range: info) else { return .malformed }
             link.linkKind = nested.string(UInt16(IFLA_INFO_KIND))

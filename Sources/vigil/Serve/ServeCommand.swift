@@ -31,11 +31,6 @@ enum ServeCommand {
             do {
                 let source = try entry.make(parsed.options, argument: argument.map(CommandLinePath.bytes(of:)))
                 exporter.add(source, argument: argument)
-                // Traffic counters, read at each scrape, for the namespace vigil runs in (not another one watched).
-                if entry.id == "network", parsed.options.networkNamespace == nil {
-                    let procRoot = parsed.options.procfsRoot
-                    exporter.add(collector: { InterfaceTraffic.families(procRoot: procRoot) })
-                }
                 try source.startMonitoring()
                 running.append(source)
             } catch {

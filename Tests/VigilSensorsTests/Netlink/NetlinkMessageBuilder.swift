@@ -11,6 +11,13 @@ struct NetlinkMessageBuilder {
         return out
     }
 
+    /// An `IFLA_STATS64` (`fieldSize` 8) or `IFLA_STATS` (4) attribute holding `fields` in the kernel's order:
+    /// `rx_packets, tx_packets, rx_bytes, tx_bytes, rx_errors, tx_errors, rx_dropped, tx_dropped, …`.
+    static func statistics(_ fields: [UInt64], fieldSize: Int = 8) -> [UInt8] {
+        let payload = fields.flatMap { fieldSize == 8 ? le($0) : le(UInt32(truncatingIfNeeded: $0)) }
+        return attribute(UInt16(fieldSize == 8 ? IFLA_STATS64 : IFLA_STATS), payload)
+    }
+
     static func attribute(_ type: UInt16, string: String) -> [UInt8] { attribute(type, Array(string.utf8) + [0]) }
 
     static func attribute(_ type: UInt16, uint32 value: UInt32) -> [UInt8] { attribute(type, le(value)) }
@@ -30,7 +37,7 @@ struct NetlinkMessageBuilder {
     mutating func link(
         _ type: Int32 = Int32(RTM_NEWLINK), family: UInt8 = 0, index: Int32, name: String,
         hardwareType: UInt16 = 1, flags: UInt32, mtu: UInt32 = 1500, operstate: UInt8 = 6, kind: String? = nil,
-        sequence: UInt32 = 0, messageFlags: UInt16 = 0
+        sequence: UInt32 = 0, messageFlags: UInt16 = 0, attributes: [UInt8] = []
     ) {
         var body = [family, 0] + Self.le(hardwareType) + Self.le(index) + Self.le(flags) + Self.le(UInt32(0))
         body += Self.attribute(UInt16(IFLA_IFNAME), string: name)
@@ -40,6 +47,7 @@ struct NetlinkMessageBuilder {
         if let kind {
             body += Self.attribute(UInt16(IFLA_LINKINFO), Self.attribute(UInt16(IFLA_INFO_KIND), string: kind))
         }
+        body += attributes
         append(type: UInt16(type), flags: messageFlags, sequence: sequence, body: body)
     }
 

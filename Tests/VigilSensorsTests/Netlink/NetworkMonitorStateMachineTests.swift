@@ -166,4 +166,68 @@ import Testing
         #expect(header.0 == 24 && header.1 == UInt16(RTM_GETADDR) && header.3 == 9)
         #expect(header.2 == UInt16(NLM_F_REQUEST | NLM_F_DUMP))
     }
+
+    /// A refresh of the counters is a link dump of its own whose replies give counters only: a reply that says
+    /// another MTU, another name or an unknown link changes nothing else, so the mirror stays what the notifications
+    /// and full dumps made it.
+    @Test func aCounterRefreshTakesOnlyTheCountersOfLinksTheMirrorKnows() throws {
+        var machine = Machine(port: Self.port, sysfsRoot: nil)
+        #expect(completeDump(&machine, starting: machine.synchronize(), link: "eth0"))
+        let refresh = machine.refreshCounters()
+        guard case .request(.counters, let counterSequence)? = refresh.first else {
+            Issue.record("expected a counter refresh, got \(refresh)")
+            return
+        }
+        #expect(
+            Machine.requestBytes(.counters, sequence: counterSequence)
+                == Machine.requestBytes(.links, sequence: counterSequence))
+        let stats = NetlinkMessageBuilder.statistics([10, 20, 1000, 2000, 0, 0, 0, 0])
+        let replies = feed(&machine) {
+            $0.link(
+                index: 2, name: "eth0", flags: 0x1002, mtu: 9000, sequence: counterSequence, messageFlags: 2,
+                attributes: stats)
+            $0.link(
+                index: 3, name: "new0", flags: 0x10043, sequence: counterSequence, messageFlags: 2, attributes: stats)
+            $0.done(sequence: counterSequence)
+        }
+        #expect(replies.isEmpty && machine.pendingSequence == nil && machine.completedCounterRefreshes == 1)
+        let path = try #require(machine.publishablePath)
+        #expect(path.interfaces.map(\.name) == ["eth0"], "a refresh adds no link")
+        let eth0 = try #require(path.interface(named: "eth0"))
+        #expect(eth0.mtu == 1500 && eth0.isUp, "nor changes one")
+        #expect(eth0.traffic?.receive.bytes == 1000 && eth0.traffic?.transmit.packets == 20)
+
+        let renamed = try #require(sequence(of: machine.refreshCounters()))
+        _ = feed(&machine) {
+            $0.link(index: 2, name: "wan0", flags: 0x10043, sequence: renamed, messageFlags: 2, attributes: [])
+            $0.done(sequence: renamed)
+        }
+        #expect(machine.publishablePath?.interface(named: "eth0")?.traffic?.receive.bytes == 1000)
+    }
+
+    @Test func aCounterRefreshWaitsForNoDumpAndADumpAskedMeanwhileFollowsIt() throws {
+        var machine = Machine(port: Self.port, sysfsRoot: nil)
+        let dump = machine.synchronize()
+        #expect(machine.refreshCounters().isEmpty, "a full dump brings the counters anyway")
+        #expect(completeDump(&machine, starting: dump, link: "eth0"))
+        let refresh = try #require(sequence(of: machine.refreshCounters()))
+        #expect(machine.refreshCounters().isEmpty && machine.synchronize().isEmpty)
+        let next = feed(&machine) { $0.done(sequence: refresh) }
+        guard case .request(.links, _)? = next.first else {
+            Issue.record("the dump asked for during the refresh did not start: \(next)")
+            return
+        }
+        #expect(completeDump(&machine, starting: next, link: "eth0"))
+    }
+
+    @Test func aRefusedCounterRefreshIsNoFailedDump() throws {
+        var machine = Machine(port: Self.port, sysfsRoot: nil)
+        #expect(completeDump(&machine, starting: machine.synchronize(), link: "eth0"))
+        for _ in 0...Machine.failureLimit {
+            let refresh = try #require(sequence(of: machine.refreshCounters()))
+            #expect(feed(&machine) { $0.error(sequence: refresh, errno: EINVAL) }.isEmpty)
+            #expect(machine.pendingSequence == nil)
+        }
+        #expect(machine.completedCounterRefreshes == 0 && machine.publishablePath != nil)
+    }
 }
