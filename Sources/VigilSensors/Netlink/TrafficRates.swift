@@ -86,16 +86,19 @@ public struct TrafficRates: Hashable, Sendable, Encodable, CustomStringConvertib
 /// read, and sets ``NetworkInterface/rates`` on the next reading.
 ///
 /// An interface gets rates from its second reading on; one whose counters went backwards, or that came back under
-/// another name, starts over with no rate. Readings closer than ``shortestInterval`` to the one the rates are
-/// measured from keep the rates already given, so a link message just after a poll cannot turn a few packets into a
-/// huge rate. It is a pure value: the caller passes each reading's time, from `ReadingTime.monotonic` or a test's
+/// another name, starts over with no rate. Counters that moved in a reading closer than ``shortestInterval`` to the
+/// one the rates are measured from keep the rates already given, so a link message just after a poll cannot turn a
+/// few packets into a huge rate; counters still since the last reading give a rate of zero. It is a pure value: the caller passes each reading's time, from `ReadingTime.monotonic` or a test's
 /// clock.
 package struct TrafficRateMeter<Instant: InstantProtocol>: Sendable where Instant.Duration == Duration {
     private struct Baseline {
         var name: BytePath
+        /// The counters the next rate is measured from, and when they were read.
         var traffic: InterfaceTraffic
         var time: Instant
         var rates: TrafficRates?
+        /// The counters of the latest reading (newer than `traffic` when it was too close to give a rate).
+        var latest: InterfaceTraffic
     }
 
     /// The shortest time between two readings that gives a new rate.
@@ -117,11 +120,15 @@ package struct TrafficRateMeter<Instant: InstantProtocol>: Sendable where Instan
         var next: [Int: Baseline] = [:]
         for (position, interface) in path.interfaces.enumerated() {
             guard let traffic = interface.traffic else { continue }
-            var baseline = Baseline(name: interface.nameBytes, traffic: traffic, time: time)
+            var baseline = Baseline(name: interface.nameBytes, traffic: traffic, time: time, latest: traffic)
             if let previous = baselines[interface.index], previous.name == interface.nameBytes {
                 let elapsed = previous.time.duration(to: time)
-                if elapsed < Self.shortestInterval, Self.isAhead(traffic, of: previous.traffic) {
+                if traffic == previous.latest, elapsed > .zero {
+                    // Nothing moved since the last reading: the rate is zero, however close the readings.
+                    baseline.rates = TrafficRates(from: traffic, to: traffic, over: elapsed)
+                } else if elapsed < Self.shortestInterval, Self.isAhead(traffic, of: previous.traffic) {
                     baseline = previous
+                    baseline.latest = traffic
                 } else {
                     baseline.rates = TrafficRates(from: previous.traffic, to: traffic, over: elapsed)
                 }

@@ -78,7 +78,8 @@ enum WatchSelection {
         }
     }
 
-    /// A source that takes no argument, with `--changes` (network) or `--subsystem` (devices) applied.
+    /// A source that takes no argument, with `--changes` (network; else its rates) or `--subsystem` (devices)
+    /// applied.
     private static func target(_ entry: SourceCatalog.Entry, arguments: Arguments, options: SourceCatalog.Options)
         throws(ToolError) -> WatchTarget
     {
@@ -91,6 +92,9 @@ enum WatchSelection {
                 return differ.changes(to: path)
             }
             return WatchTarget(catalog: source, key: entry.id, readings: readings)
+        case "network":
+            let rates = NetworkRates()
+            return WatchTarget(catalog: source, key: entry.id, readings: source.readings.map(rates.measure))
         case "devices":
             guard let subsystem = arguments.value("--subsystem") else { break }
             let readings = source.readings.filter { reading in
