@@ -116,6 +116,30 @@ struct TopCommandTests {
         await top.quit()
     }
 
+    /// The throughput row: the rates of a namespace's interfaces (but loopback) while datagrams leave a veth, with a
+    /// sparkline of their history, falling to zero when they stop.
+    @Test func aThroughputRowPlotsTheNetworksRates() async throws {
+        guard NetlinkTestNamespace.isRoot else {
+            try skip("needs root to create network namespaces (ip netns add)", expectedUnderCI: false)
+        }
+        let veth = try VethTransfer()
+        defer { veth.remove() }
+        let top = try await Fixture(arguments: ["--netns", veth.near.name])
+        func throughput(_ screen: String) -> Substring? {
+            screen.split(separator: "\n").first { $0.hasPrefix(" throughput ") }
+        }
+        await top.expectScreen("the row says it waits for a second reading:") {
+            throughput($0)?.contains("measuring…") == true || throughput($0)?.contains("↓") == true
+        }
+        await top.expectScreen("datagrams leaving v0 show as sent bytes, with a sparkline:") { screen in
+            try? veth.sendDatagrams(20, payload: 1200)
+            guard let row = throughput(screen) else { return false }
+            return row.contains("↓0 B/s ↑") && !row.contains("↑0 B/s") && row.contains(where: "▂▃▄▅▆▇█".contains)
+        }
+        await top.expectScreen("still counters read as zero:") { throughput($0)?.contains("↓0 B/s ↑0 B/s") == true }
+        await top.quit()
+    }
+
     @Test func aFileTouchedInTheWatchedFolderShowsUp() async throws {
         let top = try await Fixture()
         #expect(await top.screenEventually { $0.contains("── files") })

@@ -27,6 +27,8 @@ struct TopState {
     private(set) var histories: [String: [Double]] = [:]
     /// The network's status line and its details (interfaces, routes).
     private(set) var network: [String] = ["…"]
+    /// The rates of the network's traffic counters, from one reading to the next, for the throughput row.
+    private var trafficMeter = TrafficRateMeter<ContinuousClock.Instant>()
     /// The latest file and device events as lines, oldest first.
     private(set) var files: [String] = []
     private(set) var devices: [String] = []
@@ -44,7 +46,9 @@ struct TopState {
     /// Takes a reading of `source` delivered at `now`.
     mutating func record(_ reading: any CatalogReading, from source: String, at now: ContinuousClock.Instant) {
         switch source {
-        case "network": network = Self.networkLines(reading)
+        case "network":
+            network = Self.networkLines(reading)
+            recordThroughput(reading, at: now)
         case "files": Self.append(Self.eventLine(reading), to: &files)
         case "devices": Self.append(Self.eventLine(reading), to: &devices)
         default:
@@ -60,6 +64,45 @@ struct TopState {
             rows.text = text
             sources[index] = rows
         }
+    }
+
+    /// Updates the throughput row (added after the other rows with the first network reading): the bytes per second
+    /// every interface but loopback received and sent, from two readings of their counters, plotted as their sum.
+    private mutating func recordThroughput(_ reading: any CatalogReading, at now: ContinuousClock.Instant) {
+        var rows = sources.last { $0.id == Self.throughputRow } ?? SourceRows(id: Self.throughputRow)
+        var points: [PlotPoint]?
+        var text = ControlEscape.escaped(reading.description)
+        if let path = (reading as? SensorReading<NetworkPath>)?.value {
+            let measured = trafficMeter.measure(path).interfaces.filter { $0.kind != .loopback }
+            let rates = measured.compactMap(\.rates)
+            if rates.isEmpty {
+                text = measured.contains { $0.traffic != nil } ? "measuring…" : "no counters"
+            } else {
+                let received = rates.reduce(0) { $0 + $1.receiveBytesPerSecond }
+                let sent = rates.reduce(0) { $0 + $1.transmitBytesPerSecond }
+                text = Self.throughputText(received: received, sent: sent)
+                points = [PlotPoint(key: "total", label: "throughput", value: received + sent, text: text, scale: nil)]
+            }
+        }
+        if text != rows.text { rows.changed[points == nil ? "" : "total"] = now }
+        rows.points = points
+        rows.text = text
+        if let index = sources.lastIndex(where: { $0.id == Self.throughputRow }) {
+            sources[index] = rows
+        } else {
+            sources.append(rows)
+        }
+    }
+
+    /// The throughput row's source id.
+    static let throughputRow = "throughput"
+
+    /// `↓1.2 MB/s ↑45.0 kB/s`, without the spaces before the units when that is too wide for the value column.
+    static func throughputText(received: Double, sent: Double) -> String {
+        let wide = "↓\(TrafficRates.bytes(received))/s ↑\(TrafficRates.bytes(sent))/s"
+        guard wide.count > 22 else { return wide }
+        let compact = { (value: Double) in TrafficRates.bytes(value).split(separator: " ").joined() }
+        return "↓\(compact(received))/s ↑\(compact(sent))/s"
     }
 
     /// Appends every plotted row's latest value to its history: called once a second, so a sparkline is a timeline.
