@@ -85,7 +85,7 @@ struct HomeAssistantTemplateTests {
         let vigil = try ChildProcess(vigil: [
             "--sys-root", sys.root, "publish", "--broker", "mqtt://127.0.0.1:\(broker.port)", "--topic", "vigil/j",
             "--homeassistant", "--interval", "100ms", "--declination", "10", "thermal", "battery", "memory", "cpu",
-            "storage", "compass", "attitude",
+            "storage", "compass", "attitude", "network",
         ])
         let configs = { subscriber.standardOutput.components(separatedBy: "/config ").count - 1 }
         #expect(
@@ -114,6 +114,18 @@ struct HomeAssistantTemplateTests {
             "\(render.standardOutput)\(render.standardError)")
         #expect((report["failures"] as? [String])?.isEmpty == true, "\(report["failures"] ?? "")")
         #expect((report["configs"] as? Int ?? 0) >= 11 && (report["rendered"] as? Int ?? 0) >= 15, "\(report)")
+        // The network's traffic counters, for every interface but loopback this machine has (CI's has eth0).
+        let interfaces = (try? FileManager.default.contentsOfDirectory(atPath: "/sys/class/net")) ?? []
+        let counted = interfaces.filter { $0 != "lo" && $0.allSatisfy { $0.isLetter || $0.isNumber } }
+        for interface in counted {
+            for direction in ["receive", "transmit"] {
+                #expect(
+                    subscriber.standardOutput.contains("/network_\(interface)_\(direction)_bytes/config "),
+                    "no \(direction) counter of \(interface)")
+            }
+        }
+        #expect(!subscriber.standardOutput.contains("/network_lo_"), "loopback has no sensor")
+        #expect(subscriber.standardOutput.contains(#""state_class":"total_increasing""#) || counted.isEmpty)
         for object in ["compass", "compass_true", "attitude_yaw", "attitude_pitch", "attitude_roll"] {
             #expect(subscriber.standardOutput.contains("/\(object)/config "), "no \(object) sensor")
         }

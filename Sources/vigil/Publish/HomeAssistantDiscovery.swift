@@ -13,6 +13,8 @@ enum HomeAssistantDiscovery {
         let template: String
         let unit: String
         let deviceClass: String?
+        /// `measurement` for a value that goes up and down, `total_increasing` for a counter that only resets.
+        var stateClass = "measurement"
     }
 
     /// The sensors of `source` found in `envelope` (a JSON object with a value); empty for a source that is not
@@ -81,8 +83,27 @@ enum HomeAssistantDiscovery {
                     unit: "%",
                     deviceClass: nil)
             ]
+        case "network":
+            return trafficSensors(envelope)
         default:
             return []
+        }
+    }
+
+    /// Two counters per interface but loopback that has them: the bytes received and sent, which only grow until
+    /// the interface is re-created (`total_increasing`, so Home Assistant takes a drop for a reset).
+    private static func trafficSensors(_ envelope: [String: Any]) -> [Sensor] {
+        let interfaces = (envelope["interfaces"] as? [[String: Any]])?.filter { $0["kind"] as? String != "loopback" }
+        return [("receive", "received"), ("transmit", "sent")].flatMap { direction, verb in
+            items(
+                ["interfaces": interfaces ?? []], "interfaces", key: "name", value: "traffic.\(direction).bytes",
+                having: "item.traffic is defined"
+            ) { interface, template in
+                Sensor(
+                    objectID: "network_\(sanitized(interface))_\(direction)_bytes",
+                    name: "Network \(interface) \(verb)", template: template, unit: "B", deviceClass: "data_size",
+                    stateClass: "total_increasing")
+            }
         }
     }
 
@@ -112,7 +133,7 @@ enum HomeAssistantDiscovery {
                 ],
             ],
             "availability_mode": "all",
-            "state_class": "measurement",
+            "state_class": sensor.stateClass,
             "device": ["identifiers": [node], "name": host, "manufacturer": "Vigil"],
         ]
         if let deviceClass = sensor.deviceClass { object["device_class"] = deviceClass }
@@ -143,24 +164,30 @@ enum HomeAssistantDiscovery {
         return "{{ \(shown) if \(having) and \(path) is defined and \(path) is not none else None }}"
     }
 
-    /// One sensor per element of the array `field` that has a `value`, each template picking its element out by
-    /// `key` (an element gone from a later reading renders `None`, as a reading without a value does).
+    /// One sensor per element of the array `field` that has a `value` (a dotted path for a nested one), each
+    /// template picking its element out by `key` (an element gone from a later reading renders `None`, as a reading
+    /// without a value does); `having` is what must hold of `item` besides being there before `value` is read.
     private static func items(
         _ envelope: [String: Any], _ field: String, key: String, value: String, percent: Bool = false,
-        _ make: (String, String) -> Sensor
+        having: String? = nil, _ make: (String, String) -> Sensor
     ) -> [Sensor] {
         guard let elements = envelope[field] as? [[String: Any]] else { return [] }
         return elements.compactMap { element in
             // A quote would end the template's string literal; such a name gets no sensor, nor does one that is not
             // UTF-8 (its bytes are an array in the envelope, no string a template could match).
             guard let name = element[key] as? String, !name.contains("'"), !name.contains("\\") else { return nil }
-            if element[value] == nil || element[value] is NSNull { return nil }
+            let found = value.split(separator: ".").reduce(element as Any?) { ($0 as? [String: Any])?[String($1)] }
+            if found == nil || found is NSNull { return nil }
             let select =
                 "{% set item = value_json.\(field) | selectattr('\(key)', 'eq', '\(name)') | first "
                 + "if value_json.status == 'ok' and value_json.\(field) is defined else none %}"
             return make(
                 name,
-                select + Self.value("item.\(value)", percent: percent, having: "item is defined and item is not none"))
+                select
+                    + Self.value(
+                        "item.\(value)", percent: percent,
+                        having: (["item is defined and item is not none"] + (having.map { [$0] } ?? []))
+                            .joined(separator: " and ")))
         }
     }
 }
