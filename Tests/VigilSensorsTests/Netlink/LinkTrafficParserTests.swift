@@ -1,5 +1,6 @@
 import CLinuxSupport
 import Testing
+import VigilTestSupport
 
 @testable import VigilSensors
 
@@ -90,6 +91,16 @@ import Testing
             return
         }
         #expect(next.name == "eth1" && next.traffic == nil)
+    }
+
+    /// The fuzz corpus's link with counters (`Fuzz/run.sh rtnetlink` starts from it) holds the counters it says.
+    @Test func theCorpusLinkHoldsItsCounters() throws {
+        let bytes = try #require(FuzzCorpus.input("rtnetlink", "link-stats64"))
+        guard case .newLink(let link)? = RouteMessageParser.parse(bytes).envelopes.first?.message else {
+            Issue.record("no link in the corpus input")
+            return
+        }
+        #expect(link.traffic == Self.expected)
     }
 
     @Test func theCountersReachTheInterfaceOfThePath() throws {

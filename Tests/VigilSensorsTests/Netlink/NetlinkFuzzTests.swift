@@ -29,6 +29,8 @@ import VigilTestSupport
         ("dump", 4, "satisfied via eth0; eth0: routable 192.0.2.2/24; default ipv4 via 192.0.2.1 dev eth0 metric 100"),
         // eth0 (index 2, MTU 1500, operstate up) with carrier and no address.
         ("link", 1, "unsatisfied (no interface with carrier has a usable global address); eth0: carrier"),
+        // The same link with its counters, IFLA_STATS64 of this kernel's 25 fields and IFLA_STATS of 23.
+        ("link-stats64", 1, "unsatisfied (no interface with carrier has a usable global address); eth0: carrier"),
         // The default route alone, then NLMSG_DONE: interface 2 is known by number only.
         ("route-and-done", 2, "unsatisfied (no interface is up); default ipv4 via 192.0.2.1 dev #2 metric 100"),
     ]
