@@ -101,8 +101,10 @@ package struct TrafficRateMeter<Instant: InstantProtocol>: Sendable where Instan
         var latest: InterfaceTraffic
     }
 
-    /// The shortest time between two readings that gives a new rate.
-    package static var shortestInterval: Duration { .milliseconds(200) }
+    /// The shortest time between two readings that gives a new rate: far below the refresh intervals in use (1 s by
+    /// default), so timer jitter never holds a reading back, and long enough that a few packets in a link message
+    /// just after a refresh are no spike.
+    package static var shortestInterval: Duration { .milliseconds(50) }
 
     private var baselines: [Int: Baseline] = [:]
 

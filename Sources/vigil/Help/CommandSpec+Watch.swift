@@ -46,7 +46,9 @@ extension CommandSpec {
             Option(long: "--once", help: "print the first reading of each state source, then exit (events: --count)"),
             Option(long: "--count", value: "N", help: "exit after N lines"),
             Option(long: "--timeout", value: "DURATION", help: "exit (status 0) after DURATION: 5s, 200ms, 1m"),
-            Option(long: "--interval", value: "DURATION", help: "poll polled sources (cpu, memory, …) every DURATION"),
+            Option(
+                long: "--interval", value: "DURATION",
+                help: "poll polled sources (cpu, memory, the network's counters, …) every DURATION"),
             Option(long: "--every", help: "print every poll of polled sources, not only changes (like vmstat 1)"),
             Option(long: "--wait", help: "wait for a named source this machine lacks instead of failing"),
             Option(long: "--recursive", short: "-r", help: "files: also watch every directory below"),
@@ -62,6 +64,7 @@ extension CommandSpec {
             ("watch files /etc -r -e modified,deleted", "changes under /etc"),
             ("watch files ~/src --exclude '*.o' --json", "changes as JSON, object files skipped"),
             ("watch network --changes", "link, address and route changes, like ip monitor"),
+            ("watch network --interval 500ms", "interfaces with their traffic rates, twice a second"),
             ("watch devices --subsystem usb", "USB hot-plug, like udevadm monitor"),
             ("watch cpu --interval 200ms --every --count 10", "ten CPU readings, five a second"),
             ("watch battery --once --json", "the battery's first reading as JSON"),
