@@ -53,8 +53,9 @@ extension NetworkMonitor {
         }
     }
 
-    /// Sends the requests the state machine asked for, each watched by a one-shot timer that resends the dump if no
-    /// answer comes; an expired timer whose request was answered does nothing. Called outside the lock.
+    /// Sends the requests the state machine asked for, each step of a full dump watched by a one-shot timer that
+    /// resends the dump if no answer comes; an expired timer whose request was answered does nothing. Called outside
+    /// the lock.
     func perform(
         _ actions: [NetworkMonitorStateMachine.Action], on socket: NetlinkSocket, _ generation: UInt64
     ) throws(SensorError) {
@@ -63,6 +64,9 @@ extension NetworkMonitor {
             case .request(let step, let sequence):
                 if step == .links { counters.add(.dumps) }
                 try socket.send(NetworkMonitorStateMachine.requestBytes(step, sequence: sequence))
+                // A refresh of the counters needs none: the state machine gives it up after dropped messages, or
+                // when the refreshes after it find it unanswered.
+                guard step != .counters else { continue }
                 let watchdog = try driver.loop.schedule(after: Self.dumpTimeout) { [weak self] in
                     self?.checkDump(sequence: sequence, generation)
                 }

@@ -39,10 +39,18 @@ struct NetworkMonitorStateMachine {
         var step: Step
         var sequence: UInt32
         var interrupted = false
+        /// For a refresh of the counters: the refreshes asked for since, while it went unanswered.
+        var skippedRefreshes = 0
     }
 
     /// The dump restarts this many times in a row after kernel errors before the monitor fails.
     static let failureLimit = 5
+
+    /// How many refreshes of the counters an unanswered one holds back before it is given up and sent again. Its
+    /// replies are lost only with dropped messages, which give it up at once (``overflow()``); this is the backstop,
+    /// patient enough that a slow dump at a 1 ms interval is not abandoned for a new one that the kernel, still
+    /// dumping, refuses.
+    static let counterRefreshPatience = 5
 
     /// `EBUSY`, which the kernel answers to a dump request while another dump runs on the same socket.
     static let busy: Int32 = 16
@@ -80,9 +88,18 @@ struct NetworkMonitorStateMachine {
 
     /// Dumps the links again for their traffic counters (the kernel announces no change of a counter), unless a dump
     /// or refresh is running: a full dump brings the counters too. Only the counters of the replies are taken.
+    ///
+    /// A refresh has no watchdog timer of its own (the next one is due soon anyway): one that went unanswered through
+    /// ``counterRefreshPatience`` later calls is given up for a new one, or for the full dump asked for meanwhile.
     mutating func refreshCounters() -> [Action] {
-        guard dump == nil else { return [] }
-        return request(.counters)
+        guard var current = dump else { return request(.counters) }
+        guard current.step == .counters else { return [] }
+        current.skippedRefreshes += 1
+        guard current.skippedRefreshes > Self.counterRefreshPatience else {
+            dump = current
+            return []
+        }
+        return redoAfterDump ? begin() : request(.counters)
     }
 
     /// Starts a full dump, or, if one is running, makes it start over when it ends.
@@ -97,6 +114,8 @@ struct NetworkMonitorStateMachine {
     /// The kernel dropped messages: the live mirror may be stale, so rebuild it.
     mutating func overflow() -> [Action] {
         if staging == nil { staging = NetworkMirror(sysfsRoot: sysfsRoot) }
+        // A refresh of the counters may have lost its end: give it up, the full dump brings the counters too.
+        if dump?.step == .counters { dump = nil }
         return synchronize()
     }
 

@@ -230,4 +230,38 @@ import Testing
         }
         #expect(machine.completedCounterRefreshes == 0 && machine.publishablePath != nil)
     }
+
+    /// Dropped messages may have taken a refresh's end with them: it is given up at once for the full dump.
+    @Test func droppedMessagesGiveUpACounterRefreshForAFullDump() throws {
+        var machine = Machine(port: Self.port, sysfsRoot: nil)
+        #expect(completeDump(&machine, starting: machine.synchronize(), link: "eth0"))
+        let refresh = try #require(sequence(of: machine.refreshCounters()))
+        let dump = machine.overflow()
+        guard case .request(.links, let links)? = dump.first else {
+            Issue.record("no full dump after the overflow: \(dump)")
+            return
+        }
+        #expect(links != refresh && machine.publishablePath == nil)
+        #expect(completeDump(&machine, starting: dump, link: "eth0"))
+        #expect(machine.publishablePath?.interfaces.map(\.name) == ["eth0"])
+    }
+
+    /// A refresh nobody answers (no watchdog timer watches it) holds the next ones back only so long, then one is
+    /// sent again; a full dump asked for while it hung starts then instead.
+    @Test func anUnansweredCounterRefreshIsGivenUpAfterSomeMore() throws {
+        var machine = Machine(port: Self.port, sysfsRoot: nil)
+        #expect(completeDump(&machine, starting: machine.synchronize(), link: "eth0"))
+        let first = try #require(sequence(of: machine.refreshCounters()))
+        for _ in 0..<Machine.counterRefreshPatience { #expect(machine.refreshCounters().isEmpty) }
+        let second = try #require(sequence(of: machine.refreshCounters()))
+        #expect(second != first && machine.pendingSequence == second)
+        #expect(machine.synchronize().isEmpty)
+        for _ in 0..<Machine.counterRefreshPatience { #expect(machine.refreshCounters().isEmpty) }
+        let dump = machine.refreshCounters()
+        guard case .request(.links, _)? = dump.first else {
+            Issue.record("the full dump did not start: \(dump)")
+            return
+        }
+        #expect(completeDump(&machine, starting: dump, link: "eth0"))
+    }
 }
