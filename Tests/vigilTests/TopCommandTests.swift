@@ -128,7 +128,7 @@ struct TopCommandTests {
         func throughput(_ screen: String) -> Substring? {
             screen.split(separator: "\n").first { $0.hasPrefix(" throughput ") }
         }
-        await top.expectScreen("the row says it waits for a second reading:") {
+        await top.expectScreen("the row appears, measuring or with a first rate:") {
             throughput($0)?.contains("measuring…") == true || throughput($0)?.contains("↓") == true
         }
         await top.expectScreen("datagrams leaving v0 show as sent bytes, with a sparkline:") { screen in
