@@ -288,21 +288,20 @@ final class ServerConnection: Sendable {
     }
 
     /// Takes a worker thread's verdict and answers the request on the loop thread.
+    ///
+    /// The turn is scheduled and kept under the lock `close(reason:)` takes: kept only after scheduling, the turn could
+    /// run and be answering before it was kept, and a close in that gap returned without waiting for it.
     private func authenticated(_ verdict: BasicAuthenticator.Verdict) {
         state.withLock { state in
             state.isAuthenticating = false
             state.verdict = verdict
+            guard !state.isClosed else { return }
+            // The loop never takes this lock while holding its own, so scheduling under it cannot deadlock.
+            state.resumption = try? eventLoop.schedule(after: .zero) { [weak self] in
+                guard let self, !self.isClosed else { return }
+                self.handle([])
+            }
         }
-        let resumption = try? eventLoop.schedule(after: .zero) { [weak self] in
-            guard let self, !self.isClosed else { return }
-            self.handle([])
-        }
-        let kept = state.withLock { state in
-            guard !state.isClosed else { return false }
-            state.resumption = resumption
-            return true
-        }
-        if !kept { resumption?.cancel() }
     }
 
     /// The answer to a request without valid credentials, as the exporter toolkit gives it.
