@@ -187,13 +187,15 @@ struct MetricsServerTests {
         second.send("GET /metrics HTTP/1.1\r\nHost: a\r\n\r\n")
         #expect(second.readResponse()?.status == 200)
 
-        // Two clients that never read a response far larger than the socket buffers: both stay in `sending`.
+        // Two clients that never read a response far larger than the socket buffers: both stay in `sending`. About
+        // 16 MB: 4 MB (the response before) fitted in a send buffer autotuned to tcp_wmem's 4 MB maximum plus the
+        // client's window, so a loaded run saw the server finish sending and evict that client as idle.
         let line = String(repeating: "x", count: 1000)
         harness.exporter.add(collector: {
             [
                 MetricFamily(
                     name: "test_big", help: "Big.", type: .gauge,
-                    samples: (0..<4000).map { MetricSample(labels: ["pad": line + String($0)], value: 1) })
+                    samples: (0..<16000).map { MetricSample(labels: ["pad": line + String($0)], value: 1) })
             ]
         })
         for client in [second, third] {
