@@ -7,14 +7,7 @@ import Glibc
 /// ``FileDescriptor``, so closing is idempotent and thread-safe.
 final class NetlinkSocket: Sendable {
     /// What one receive call got.
-    enum Received {
-        /// A datagram of `count` bytes from `sender`; `truncated` when it did not fit the buffer.
-        case datagram(count: Int, sender: NetlinkSender, truncated: Bool)
-        /// Nothing is pending.
-        case wouldBlock
-        /// The kernel dropped messages because the receive buffer was full (`ENOBUFS`).
-        case overflow
-    }
+    typealias Received = NetlinkReceived
 
     private let descriptor: FileDescriptor
     /// The port the kernel assigned to this socket (`nl_pid` after `bind`); dump replies carry it.
@@ -27,7 +20,7 @@ final class NetlinkSocket: Sendable {
     /// Opens and binds a socket.
     ///
     /// - Parameters:
-    ///   - netlinkProtocol: `NETLINK_ROUTE` or `NETLINK_KOBJECT_UEVENT`.
+    ///   - netlinkProtocol: `NETLINK_ROUTE`, `NETLINK_KOBJECT_UEVENT` or `NETLINK_GENERIC`.
     ///   - groups: The multicast group bit mask to join.
     ///   - namespace: A path to a network namespace (`/var/run/netns/NAME`, `/proc/PID/ns/net`), or `nil` for the
     ///     caller's own. The socket is then created on a short-lived thread of its own that joins the namespace, so
@@ -37,7 +30,7 @@ final class NetlinkSocket: Sendable {
     init(
         netlinkProtocol: Int32, groups: UInt32, namespace: String?, receiveBufferSize: Int, passCredentials: Bool
     ) throws(SensorError) {
-        let name = netlinkProtocol == NETLINK_ROUTE ? "NETLINK_ROUTE" : "NETLINK_KOBJECT_UEVENT"
+        let name = Self.name(of: netlinkProtocol)
         target = namespace.map { "\(name) in \($0)" } ?? name
         let raw: Int32
         if let namespace {
@@ -139,6 +132,35 @@ final class NetlinkSocket: Sendable {
             Result { () throws(SensorError) in try receive(into: bytes) }
         }
         return try received.get()
+    }
+
+    /// Joins the multicast group `group`, whose number may exceed the 32 of the bind mask (generic netlink's are
+    /// given out at run time). Wraps `setsockopt(NETLINK_ADD_MEMBERSHIP)`.
+    func joinGroup(_ group: UInt32) throws(SensorError) {
+        var value = group
+        guard
+            setsockopt(rawValue, Self.solNetlink, NETLINK_ADD_MEMBERSHIP, &value, socklen_t(MemoryLayout<UInt32>.size))
+                == 0
+        else {
+            throw SensorError.from(Errno.current, call: "setsockopt(NETLINK_ADD_MEMBERSHIP \(group))", path: target)
+        }
+    }
+
+    /// Asks the kernel to add its error message to error replies (`NETLINK_EXT_ACK`); a kernel without it is fine.
+    func requestExtendedAcknowledgements() {
+        var one: Int32 = 1
+        _ = setsockopt(rawValue, Self.solNetlink, NETLINK_EXT_ACK, &one, socklen_t(MemoryLayout<Int32>.size))
+    }
+
+    /// `SOL_NETLINK` (`<bits/socket.h>`), which Glibc's module does not export.
+    private static let solNetlink: Int32 = 270
+
+    private static func name(of netlinkProtocol: Int32) -> String {
+        switch netlinkProtocol {
+        case NETLINK_ROUTE: return "NETLINK_ROUTE"
+        case NETLINK_GENERIC: return "NETLINK_GENERIC"
+        default: return "NETLINK_KOBJECT_UEVENT"
+        }
     }
 
     /// Closes the socket; later calls do nothing.
