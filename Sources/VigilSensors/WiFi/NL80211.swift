@@ -197,8 +197,9 @@ package enum NL80211 {
     /// A bitrate (`nl80211_rate_info`) in Mbit/s: the 32-bit field, else the 16-bit one, both in 100 kbit/s.
     static func bitrate(_ rate: RouteAttributes?) -> Double? {
         guard let rate else { return nil }
-        guard let value = rate.uint32(StationInfo.rateBitrate32).map(UInt64.init)
-            ?? rate.uint16(StationInfo.rateBitrate16).map(UInt64.init)
+        guard
+            let value = rate.uint32(StationInfo.rateBitrate32).map(UInt64.init)
+                ?? rate.uint16(StationInfo.rateBitrate16).map(UInt64.init)
         else { return nil }
         return Double(value) / 10
     }

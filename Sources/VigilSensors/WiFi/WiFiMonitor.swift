@@ -254,7 +254,8 @@ public final class WiFiMonitor: Source, NetlinkDriven, Sendable {
         }
         guard !decoded.isEmpty || parsed.malformed > 0 else { return }
         let names = Dictionary(
-            (readings.value.value?.interfaces ?? []).map { ($0.index, $0.name) }, uniquingKeysWith: { first, _ in first })
+            (readings.value.value?.interfaces ?? []).map { ($0.index, $0.name) },
+            uniquingKeysWith: { first, _ in first })
         decoded = decoded.map { event in
             var named = event
             if named.interfaceName == nil, let index = named.interfaceIndex { named.interfaceName = names[index] }
