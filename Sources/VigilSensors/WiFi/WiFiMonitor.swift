@@ -83,13 +83,18 @@ public final class WiFiMonitor: Source, NetlinkDriven, Sendable {
 
     deinit { stopMonitoring() }
 
-    /// Whether nl80211 can be reached here: `unavailable` when the kernel has no such family (no Wi-Fi driver).
+    /// Whether nl80211 can be reached here: unavailable for a ``UnavailabilityReason/missingDevice`` when the kernel
+    /// has no such family (no Wi-Fi driver is loaded, as on a machine without Wi-Fi).
     public var availability: Availability {
         do throws(SensorError) {
             _ = try resolve(makeClient())
             return .available
         } catch {
-            return .unavailable(reason: .kernelLacksInterface, detail: "\(error)")
+            switch error {
+            case .unsupported: return .unavailable(reason: .missingDevice, detail: "\(error)")
+            case .permissionDenied: return .unavailable(reason: .permissionDenied, detail: "\(error)")
+            default: return .unavailable(reason: .kernelLacksInterface, detail: "\(error)")
+            }
         }
     }
 
