@@ -25,6 +25,9 @@ extension SourceCatalog {
         public var declination: Double?
         /// The loop that runs the sources' timers and watches their descriptors.
         public var eventLoop: EventLoop
+        /// Makes the generic netlink clients the `wifi` source sends its requests through, instead of a socket of its
+        /// own (a replayed nl80211 in tests); its event socket then joins no group.
+        package var wifiClient: (@Sendable () throws(SensorError) -> GenericNetlinkClient)?
 
         /// Creates options; the defaults read the machine's own kernel on the shared event loop.
         ///

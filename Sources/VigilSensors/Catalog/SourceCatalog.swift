@@ -18,7 +18,7 @@
 public enum SourceCatalog {
     /// Every built-in source, in the order `vigil list` shows them: files, netlink, IIO, then sysfs and procfs.
     public static var builtIn: [Entry] {
-        filesEntries + networkEntries + iioEntries + systemEntries
+        filesEntries + networkEntries + wifiEntries + iioEntries + systemEntries
     }
 
     /// The built-in entry with this id (`battery`, `cpu`, `files`, …), or nil if there is none.

@@ -76,6 +76,16 @@ enum HomeAssistantDiscovery {
             return ["yaw", "pitch", "roll"].map { angle in
                 degrees("attitude_" + angle, "Attitude " + angle, "value_json." + angle)
             }
+        case "wifi":
+            // The access point's signal as the last scan saw it, per interface while it is connected.
+            return items(
+                envelope, "interfaces", key: "name", value: "connection.signal",
+                having: "item.connection is defined and item.connection is not none"
+            ) { interface, template in
+                Sensor(
+                    objectID: "wifi_signal_" + sanitized(interface), name: "Wi-Fi signal \(interface)",
+                    template: template, unit: "dBm", deviceClass: "signal_strength")
+            }
         case "backlight":
             return [
                 Sensor(

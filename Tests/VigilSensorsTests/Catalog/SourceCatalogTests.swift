@@ -7,7 +7,7 @@ import VigilTestSupport
     /// The ids of the CLI's own list before it moved into `VigilSensors`, in its order, then the sources added since:
     /// the spec.
     static let cliIDs = [
-        "files", "network", "devices", "accelerometer", "gyroscope", "magnetometer", "light", "proximity",
+        "files", "network", "devices", "wifi", "accelerometer", "gyroscope", "magnetometer", "light", "proximity",
         "barometer", "orientation", "compass", "attitude", "battery", "power", "thermal", "hwmon", "backlight",
         "displays", "cpu", "memory", "storage", "pressure", "clock", "device", "switches", "radios", "location",
         "sleep", "inventory",
