@@ -16,7 +16,8 @@ package final class FakeMachine {
 
     /// The catalog options that read this machine.
     package var options: SourceCatalog.Options {
-        var options = SourceCatalog.Options(sysfsRoot: sys.root, procfsRoot: proc.root, etcRoot: etc.root, devRoot: dev.root)
+        var options = SourceCatalog.Options(
+            sysfsRoot: sys.root, procfsRoot: proc.root, etcRoot: etc.root, devRoot: dev.root)
         // Its Wi-Fi is a replayed nl80211 whose station is connected to the captures' access point.
         let wifi = ReplayNL80211Kernel(connected: true)
         options.wifiClient = { () throws(SensorError) in wifi.client() }
