@@ -37,6 +37,23 @@ struct FuzzTarget: Sendable {
             for fix in decoder.consume(bytes[1..<split]) + decoder.consume(bytes[split...]) { _ = fix.description }
             precondition(decoder.pendingByteCount <= NMEAStream.maximumLength)
         },
+        "nl80211": FuzzTarget { bytes in
+            // A generic netlink datagram, each message decoded as every nl80211 reply and event Vigil reads, and as
+            // the controller's family record.
+            for case .message(let message) in GenericNetlinkParser.parse(bytes).parts {
+                _ = NL80211.event(from: message)?.description
+                _ = GenericNetlinkFamily(message)
+                for command in [
+                    NL80211.Command.newInterface, NL80211.Command.newScanResults, NL80211.Command.newStation,
+                ] {
+                    var decoded = message
+                    decoded.command = command
+                    _ = NL80211.interface(from: decoded)?.description
+                    _ = NL80211.scannedBSS(from: decoded)?.ssid?.description
+                    _ = NL80211.station(from: decoded)
+                }
+            }
+        },
         "uevent": FuzzTarget { bytes in
             _ = UeventParser.parse(bytes)
         },

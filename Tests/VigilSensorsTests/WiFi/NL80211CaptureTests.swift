@@ -195,4 +195,24 @@ struct NL80211CaptureTests {
             }
         }
     }
+
+    /// The fuzz target's seeds are captures the decoders read: each still gives its event.
+    @Test func theFuzzCorpusIsCaptures() {
+        let expected: [String: WiFiEvent.Kind] = [
+            "msg-connect-event": .connected(bssid: "02:00:00:00:01:00", status: 0, timedOut: false),
+            "msg-deauthenticate-event-reason2": .deauthenticated(reason: 2),
+            "msg-disconnect-event-reason3": .disconnected(reason: 3, byAccessPoint: false),
+            "msg-new-scan-results-dump": .scanResults,
+            "msg-trigger-scan-event": .scanStarted,
+        ]
+        #expect(FuzzCorpus.names("nl80211") == expected.keys.sorted())
+        for (name, kind) in expected {
+            let parts = GenericNetlinkParser.parse(FuzzCorpus.input("nl80211", name) ?? []).parts
+            guard case .message(let message) = parts.first else {
+                Issue.record("\(name): no message")
+                continue
+            }
+            #expect(NL80211.event(from: message)?.kind == kind, "\(name)")
+        }
+    }
 }

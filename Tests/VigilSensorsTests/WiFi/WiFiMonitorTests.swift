@@ -137,20 +137,9 @@ struct WiFiMonitorTests {
         defer { loop.shutdown() }
         let kernel = ReplayNL80211Kernel()
         func link(_ id: UInt8, _ bssid: UInt8, _ frequency: UInt32, signal: Int32) -> [UInt8] {
-            var bss = NetlinkAttributeWriter()
-            bss.append(NL80211.Attribute.interfaceIndex, uint32: 9)
-            bss.appendNested(NL80211.Attribute.bss) { bss in
-                bss.append(NL80211.BSS.bssid, bytes: [2, 0, 0, 0, 2, bssid])
-                bss.append(NL80211.BSS.frequency, uint32: frequency)
-                bss.append(NL80211.BSS.signalMBm, uint32: UInt32(bitPattern: signal))
-                bss.append(NL80211.BSS.status, uint32: NL80211.BSS.associated)
-                bss.append(NL80211.BSS.informationElements, bytes: [0, 3] + Array("MLO".utf8))
-                bss.append(NL80211.BSS.mloLinkID, bytes: [id])
-                bss.append(NL80211.BSS.mldAddress, bytes: [2, 0, 0, 0, 2, 0])
-            }
-            return ReplayGenericNetlinkTransport.message(
-                family: ReplayNL80211Kernel.familyID, command: NL80211.Command.newScanResults, flags: 2, sequence: 0,
-                attributes: bss.bytes)
+            ReplayNL80211Kernel.associatedBSS(
+                interface: 9, bssid: [2, 0, 0, 0, 2, bssid], ssid: Array("MLO".utf8), frequency: frequency,
+                signalMBm: signal, linkID: id, mldAddress: [2, 0, 0, 0, 2, 0])
         }
         kernel.set(
             interfaces: [

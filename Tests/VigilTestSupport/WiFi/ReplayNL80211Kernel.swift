@@ -157,6 +157,27 @@ package final class ReplayNL80211Kernel: Sendable {
         return attributes.bytes
     }
 
+    /// A NEW_SCAN_RESULTS dump part for an associated access point (sequence 0: the replay sets it).
+    package static func associatedBSS(
+        interface: UInt32, bssid: [UInt8], ssid: [UInt8], frequency: UInt32, signalMBm: Int32, linkID: UInt8? = nil,
+        mldAddress: [UInt8]? = nil
+    ) -> [UInt8] {
+        var attributes = NetlinkAttributeWriter()
+        attributes.append(NL80211.Attribute.interfaceIndex, uint32: interface)
+        attributes.appendNested(NL80211.Attribute.bss) { bss in
+            bss.append(NL80211.BSS.bssid, bytes: bssid)
+            bss.append(NL80211.BSS.frequency, uint32: frequency)
+            bss.append(NL80211.BSS.signalMBm, uint32: UInt32(bitPattern: signalMBm))
+            bss.append(NL80211.BSS.status, uint32: NL80211.BSS.associated)
+            bss.append(NL80211.BSS.informationElements, bytes: [0, UInt8(ssid.count)] + ssid)
+            if let linkID { bss.append(NL80211.BSS.mloLinkID, bytes: [linkID]) }
+            if let mldAddress { bss.append(NL80211.BSS.mldAddress, bytes: mldAddress) }
+        }
+        return ReplayGenericNetlinkTransport.message(
+            family: familyID, command: NL80211.Command.newScanResults, flags: 2, sequence: 0,
+            attributes: attributes.bytes)
+    }
+
     /// A captured NEW_SCAN_RESULTS message whose BSS (its last attribute) gains `NL80211_BSS_STATUS` associated.
     package static func associated(_ capture: [UInt8]) -> [UInt8] {
         var status = NetlinkAttributeWriter()
