@@ -38,7 +38,7 @@ package struct GenericNetlinkFamily: Hashable, Sendable {
     package init?(_ message: GenericNetlinkMessage) {
         guard message.header.type == Self.controllerID, message.command == Self.newFamilyCommand else { return nil }
         let decoded = message.withAttributes { attributes -> GenericNetlinkFamily? in
-            guard let id = attributes.uint16(Self.familyIDAttribute),
+            guard let id = attributes.integer(Self.familyIDAttribute, as: UInt16.self),
                 let name = attributes.string(Self.familyNameAttribute)
             else { return nil }
             var groups: [String: UInt32] = [:]

@@ -1,23 +1,9 @@
 // Reads of the other value types netlink attributes carry (generic netlink's u16, u64, signed and nested values).
 extension RouteAttributes {
-    func uint16(_ type: UInt16) -> UInt16? {
-        guard let range = self[type], range.count >= 2 else { return nil }
-        return bytes.load(UInt16.self, at: range.lowerBound)
-    }
-
-    func uint64(_ type: UInt16) -> UInt64? {
-        guard let range = self[type], range.count >= 8 else { return nil }
-        return bytes.load(UInt64.self, at: range.lowerBound)
-    }
-
-    func int32(_ type: UInt16) -> Int32? {
-        guard let range = self[type], range.count >= 4 else { return nil }
-        return bytes.load(Int32.self, at: range.lowerBound)
-    }
-
-    func int8(_ type: UInt16) -> Int8? {
-        guard let range = self[type], range.count >= 1 else { return nil }
-        return bytes.load(Int8.self, at: range.lowerBound)
+    /// The integer at the start of `type`'s payload, in host byte order; `nil` when absent or shorter than a `T`.
+    func integer<T: FixedWidthInteger>(_ type: UInt16, as: T.Type) -> T? {
+        guard let range = self[type], range.count >= MemoryLayout<T>.size else { return nil }
+        return bytes.load(T.self, at: range.lowerBound)
     }
 
     /// Whether a flag attribute (`NLA_FLAG`, no value) is present.

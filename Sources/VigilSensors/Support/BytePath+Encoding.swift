@@ -22,6 +22,17 @@ extension BytePath {
         return String(decoding: output, as: UTF8.self)
     }
 
+    /// Encodes `bytes` as their text when they are valid UTF-8, else as the array of their values: a JSON string is
+    /// then always the exact bytes, never a look-alike with U+FFFD in place of some.
+    static func encode(textOrBytes bytes: [UInt8], to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        if let string = String(validating: bytes, as: UTF8.self) {
+            try container.encode(string)
+        } else {
+            try container.encode(bytes)
+        }
+    }
+
     /// Escapes `bytes` on one line the way `ls -b` does; see ``description``.
     static func escape(_ bytes: [UInt8]) -> String {
         var text = ""

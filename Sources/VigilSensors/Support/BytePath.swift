@@ -56,12 +56,7 @@ public struct BytePath: Hashable, Sendable, Encodable, CustomStringConvertible, 
 
     /// Encodes the path as described in the type's discussion: its text when it is valid UTF-8, else its bytes.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        if let string {
-            try container.encode(string)
-        } else {
-            try container.encode(bytes)
-        }
+        try Self.encode(textOrBytes: bytes, to: encoder)
     }
 
     /// This path followed by a slash and `name` (no slash is doubled after a path that ends in one).

@@ -118,7 +118,7 @@ package enum NL80211 {
                 interfaceIndex: attributes.uint32(Attribute.interfaceIndex).map(Int.init),
                 isAssociated: bss.uint32(BSS.status) == BSS.associated, bssid: bssid,
                 ssid: ssid(inElements: elements), frequency: bss.uint32(BSS.frequency).map(Int.init),
-                signal: bss.int32(BSS.signalMBm).map { Double($0) / 100 },
+                signal: bss.integer(BSS.signalMBm, as: Int32.self).map { Double($0) / 100 },
                 linkID: bss.uint8(BSS.mloLinkID).map(Int.init), mldAddress: address(bss, BSS.mldAddress))
         }
     }
@@ -129,8 +129,8 @@ package enum NL80211 {
         return message.withAttributes { attributes in
             guard let info = attributes.nested(Attribute.stationInfo) else { return nil }
             let statistics = WiFiStationStatistics(
-                signal: info.int8(StationInfo.signal).map(Int.init),
-                averageSignal: info.int8(StationInfo.averageSignal).map(Int.init),
+                signal: info.integer(StationInfo.signal, as: Int8.self).map(Int.init),
+                averageSignal: info.integer(StationInfo.averageSignal, as: Int8.self).map(Int.init),
                 transmitBitrate: bitrate(info.nested(StationInfo.transmitBitrate)),
                 receiveBitrate: bitrate(info.nested(StationInfo.receiveBitrate)),
                 connectedSeconds: info.uint32(StationInfo.connectedTime).map(Int.init))
@@ -149,11 +149,11 @@ package enum NL80211 {
             case Command.connect:
                 let bssid = address(attributes, Attribute.mac) ?? address(attributes, Attribute.mldAddress)
                 // Without a status code the attempt failed: the kernel leaves it out only on a timeout.
-                let status = attributes.uint16(Attribute.statusCode).map(Int.init) ?? 1
+                let status = attributes.integer(Attribute.statusCode, as: UInt16.self).map(Int.init) ?? 1
                 kind = .connected(bssid: bssid, status: status, timedOut: attributes.has(Attribute.timedOut))
             case Command.disconnect:
                 kind = .disconnected(
-                    reason: attributes.uint16(Attribute.reasonCode).map(Int.init),
+                    reason: attributes.integer(Attribute.reasonCode, as: UInt16.self).map(Int.init),
                     byAccessPoint: attributes.has(Attribute.disconnectedByAccessPoint))
             case Command.roam:
                 kind = .roamed(bssid: address(attributes, Attribute.mac) ?? address(attributes, Attribute.mldAddress))
@@ -199,7 +199,7 @@ package enum NL80211 {
         guard let rate else { return nil }
         guard
             let value = rate.uint32(StationInfo.rateBitrate32).map(UInt64.init)
-                ?? rate.uint16(StationInfo.rateBitrate16).map(UInt64.init)
+                ?? rate.integer(StationInfo.rateBitrate16, as: UInt16.self).map(UInt64.init)
         else { return nil }
         return Double(value) / 10
     }

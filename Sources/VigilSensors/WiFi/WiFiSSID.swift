@@ -39,11 +39,6 @@ public struct WiFiSSID: Hashable, Sendable, Encodable, CustomStringConvertible, 
 
     /// Encodes the name as its text when it is valid UTF-8, else as its bytes.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        if let string {
-            try container.encode(string)
-        } else {
-            try container.encode(bytes)
-        }
+        try BytePath.encode(textOrBytes: bytes, to: encoder)
     }
 }

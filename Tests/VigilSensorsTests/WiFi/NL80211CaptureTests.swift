@@ -109,7 +109,7 @@ struct NL80211CaptureTests {
         let decoded = bytes.withUnsafeBytes { raw -> (UInt32?, Bool, UInt16?)? in
             let buffer = NetlinkBytes(raw)
             guard let attributes = RouteAttributes(buffer, range: 0..<buffer.count) else { return nil }
-            return (attributes.uint32(1), attributes.has(102), attributes.uint16(102))
+            return (attributes.uint32(1), attributes.has(102), attributes.integer(102, as: UInt16.self))
         }
         let (wiphy, hasEthertype, ethertype) = try #require(decoded)
         #expect(wiphy == 1 && hasEthertype && ethertype == nil)
