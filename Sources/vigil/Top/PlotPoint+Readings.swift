@@ -106,3 +106,16 @@ extension CompassHeading: Plottable {
         ]
     }
 }
+
+extension WiFiStatus: Plottable {
+    /// Each connected interface's signal, from -90 dBm (unusable) to -30 dBm (excellent).
+    var plotPoints: [PlotPoint] {
+        interfaces.compactMap { interface in
+            guard let connection = interface.connection, let signal = connection.currentSignal else { return nil }
+            let ssid = connection.ssid.map { " " + $0.description } ?? ""
+            return PlotPoint(
+                key: interface.name, label: "wifi " + interface.name, value: signal,
+                text: PlotFormat.fixed(signal, 0) + " dBm" + ssid, scale: -90...(-30))
+        }
+    }
+}
