@@ -196,7 +196,9 @@ package final class GenericNetlinkClient: Sendable {
                     if !isDump { isFinished = true }
                 }
             }
-            if parsed.malformed > 0 && !isFinished {
+            // The request socket joins no group: every kernel datagram answers a request, so a part that cannot be
+            // framed makes the answer incomplete.
+            if parsed.malformed > 0 {
                 throw .malformedMessage(source: what, reason: "the kernel's answer could not be framed")
             }
         }

@@ -89,6 +89,27 @@ struct GenericNetlinkReplayTests {
         }
     }
 
+    @Test func aPartThatCannotBeDecodedFailsTheDump() throws {
+        let transport = Replay { request in
+            // A message of the family too short for its generic header, between two good parts and the end.
+            var short = Replay.done(sequence: request.header.sequence).prefix(16).map { $0 }
+            short[0] = 16
+            short[4] = 0x20
+            return [
+                .init(
+                    Self.item(request.header.sequence, 1) + short + Self.item(request.header.sequence, 2)
+                        + Replay.done(sequence: request.header.sequence))
+            ]
+        }
+        let error = #expect(throws: SensorError.self) {
+            try GenericNetlinkClient(transport: transport).dump(family: 0x20, command: 8, version: 1)
+        }
+        guard case .malformedMessage = error else {
+            Issue.record("\(String(describing: error))")
+            return
+        }
+    }
+
     @Test func anErrorCarriesTheKernelsMessage() throws {
         let transport = Replay { request in
             [.init(Replay.error(sequence: request.header.sequence, code: -19, text: "no device matches name"))]
