@@ -51,7 +51,8 @@ package final class ReplayNL80211Kernel: Sendable {
 
     /// A new client on a new replayed transport.
     package func client() -> GenericNetlinkClient {
-        let transport = ReplayGenericNetlinkTransport { [self] request in answer(request) }
+        // Weak: the kernel keeps its transports, so a strong capture would never be released.
+        let transport = ReplayGenericNetlinkTransport { [weak self] request in self?.answer(request) ?? [] }
         transports.withLock { $0.append(transport) }
         return GenericNetlinkClient(transport: transport)
     }
