@@ -21,6 +21,20 @@ struct GenericNetlinkReplayTests {
         }
     }
 
+    /// The error a dump through `transport` throws; `nil` (and a recorded issue) when it throws none.
+    static func dumpError(_ transport: Replay) -> SensorError? {
+        #expect(throws: SensorError.self) {
+            try GenericNetlinkClient(transport: transport).dump(family: 0x20, command: 8, version: 1)
+        }
+    }
+
+    /// The error a request through `transport` throws; `nil` (and a recorded issue) when it throws none.
+    static func requestError(_ transport: Replay) -> SensorError? {
+        #expect(throws: SensorError.self) {
+            try GenericNetlinkClient(transport: transport).request(family: 0x20, command: 2, version: 1)
+        }
+    }
+
     @Test func anInterruptedDumpIsRunAgain() throws {
         let runs = Counter()
         let transport = Replay { request in
@@ -54,13 +68,8 @@ struct GenericNetlinkReplayTests {
         let transport = Replay { request in
             [.init(Self.item(request.header.sequence, 1), truncated: true), .init(Replay.done(sequence: 1))]
         }
-        let error = #expect(throws: SensorError.self) {
-            try GenericNetlinkClient(transport: transport).dump(family: 0x20, command: 8, version: 1)
-        }
-        guard case .malformedMessage(_, let reason) = error else {
-            Issue.record("\(String(describing: error))")
-            return
-        }
+        let error = Self.dumpError(transport)
+        guard case .malformedMessage(_, let reason) = error else { return #expect(Bool(false), "\(error)") }
         #expect(reason.contains("MSG_TRUNC"))
     }
 
@@ -80,13 +89,8 @@ struct GenericNetlinkReplayTests {
             let parts = GenericNetlinkClient.maximumDumpMessages / 100 + 2
             return (0..<parts).map { _ in .init(part) }
         }
-        let error = #expect(throws: SensorError.self) {
-            try GenericNetlinkClient(transport: transport).dump(family: 0x20, command: 8, version: 1)
-        }
-        guard case .limitReached = error else {
-            Issue.record("\(String(describing: error))")
-            return
-        }
+        let error = Self.dumpError(transport)
+        guard case .limitReached = error else { return #expect(Bool(false), "\(error)") }
     }
 
     @Test func aPartThatCannotBeDecodedFailsTheDump() throws {
@@ -101,26 +105,16 @@ struct GenericNetlinkReplayTests {
                         + Replay.done(sequence: request.header.sequence))
             ]
         }
-        let error = #expect(throws: SensorError.self) {
-            try GenericNetlinkClient(transport: transport).dump(family: 0x20, command: 8, version: 1)
-        }
-        guard case .malformedMessage = error else {
-            Issue.record("\(String(describing: error))")
-            return
-        }
+        let error = Self.dumpError(transport)
+        guard case .malformedMessage = error else { return #expect(Bool(false), "\(error)") }
     }
 
     @Test func anErrorCarriesTheKernelsMessage() throws {
         let transport = Replay { request in
             [.init(Replay.error(sequence: request.header.sequence, code: -19, text: "no device matches name"))]
         }
-        let error = #expect(throws: SensorError.self) {
-            try GenericNetlinkClient(transport: transport).request(family: 0x20, command: 2, version: 1)
-        }
-        guard case .systemCall(let name, _, let errno) = error else {
-            Issue.record("\(String(describing: error))")
-            return
-        }
+        let error = Self.requestError(transport)
+        guard case .systemCall(let name, _, let errno) = error else { return #expect(Bool(false), "\(error)") }
         #expect(errno == .noSuchDevice)
         #expect(name.contains("no device matches name"))
     }
@@ -143,13 +137,8 @@ struct GenericNetlinkReplayTests {
 
     @Test func noAnswerTimesOut() throws {
         let transport = Replay { _ in [] }
-        let error = #expect(throws: SensorError.self) {
-            try GenericNetlinkClient(transport: transport).request(family: 0x20, command: 2, version: 1)
-        }
-        guard case .unavailable = error else {
-            Issue.record("\(String(describing: error))")
-            return
-        }
+        let error = Self.requestError(transport)
+        guard case .unavailable = error else { return #expect(Bool(false), "\(error)") }
     }
 
     @Test func lengthsPastTheEndAreCountedNotRead() {
