@@ -77,11 +77,10 @@ enum HomeAssistantDiscovery {
                 degrees("attitude_" + angle, "Attitude " + angle, "value_json." + angle)
             }
         case "wifi":
-            // The access point's signal as the last scan saw it, per interface while it is connected.
-            return items(
-                envelope, "interfaces", key: "name", value: "connection.signal",
-                having: "item.connection is defined and item.connection is not none"
-            ) { interface, template in
+            // The signal of the link to the access point (station statistics, polled while vigil publishes), per
+            // interface that is connected.
+            return items(envelope, "interfaces", key: "name", value: "connection.station.signal") {
+                interface, template in
                 Sensor(
                     objectID: "wifi_signal_" + sanitized(interface), name: "Wi-Fi signal \(interface)",
                     template: template, unit: "dBm", deviceClass: "signal_strength")
@@ -106,8 +105,7 @@ enum HomeAssistantDiscovery {
         let interfaces = (envelope["interfaces"] as? [[String: Any]])?.filter { $0["kind"] as? String != "loopback" }
         return [("receive", "received"), ("transmit", "sent")].flatMap { direction, verb in
             items(
-                ["interfaces": interfaces ?? []], "interfaces", key: "name", value: "traffic.\(direction).bytes",
-                having: "item.traffic is defined"
+                ["interfaces": interfaces ?? []], "interfaces", key: "name", value: "traffic.\(direction).bytes"
             ) { interface, template in
                 Sensor(
                     objectID: "network_\(sanitized(interface))_\(direction)_bytes",
@@ -176,10 +174,10 @@ enum HomeAssistantDiscovery {
 
     /// One sensor per element of the array `field` that has a `value` (a dotted path for a nested one), each
     /// template picking its element out by `key` (an element gone from a later reading renders `None`, as a reading
-    /// without a value does); `having` is what must hold of `item` besides being there before `value` is read.
+    /// without a value does); each object on the way to a nested value is checked before the next step is taken.
     private static func items(
         _ envelope: [String: Any], _ field: String, key: String, value: String, percent: Bool = false,
-        having: String? = nil, _ make: (String, String) -> Sensor
+        _ make: (String, String) -> Sensor
     ) -> [Sensor] {
         guard let elements = envelope[field] as? [[String: Any]] else { return [] }
         return elements.compactMap { element in
@@ -191,13 +189,13 @@ enum HomeAssistantDiscovery {
             let select =
                 "{% set item = value_json.\(field) | selectattr('\(key)', 'eq', '\(name)') | first "
                 + "if value_json.status == 'ok' and value_json.\(field) is defined else none %}"
-            return make(
-                name,
-                select
-                    + Self.value(
-                        "item.\(value)", percent: percent,
-                        having: (["item is defined and item is not none"] + (having.map { [$0] } ?? []))
-                            .joined(separator: " and ")))
+            var having = "item is defined and item is not none"
+            let steps = value.split(separator: ".").dropLast()
+            for depth in steps.indices {
+                let prefix = "item." + steps[...depth].joined(separator: ".")
+                having += " and \(prefix) is defined and \(prefix) is not none"
+            }
+            return make(name, select + Self.value("item.\(value)", percent: percent, having: having))
         }
     }
 }
