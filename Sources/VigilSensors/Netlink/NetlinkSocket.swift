@@ -190,7 +190,7 @@ final class NetlinkSocket: Sendable {
     }
 
     /// Runs `body` on a new thread that first joins the network namespace at `path`; the thread then ends.
-    private static func inNamespace(_ path: String, _ body: @escaping () throws(SensorError) -> Int32)
+    static func inNamespace(_ path: String, _ body: @escaping () throws(SensorError) -> Int32)
         throws(SensorError) -> Int32
     {
         let task = NamespaceTask(path: path, body: body)

@@ -1,0 +1,42 @@
+/// What an interface carries packets over, as a user names it: wired, Wi-Fi, cellular, a tunnel, loopback.
+public enum LinkMedium: String, Hashable, Sendable, Encodable, CustomStringConvertible {
+    /// Ethernet.
+    case wired
+    /// Wi-Fi.
+    case wifi = "wi-fi"
+    /// A mobile-broadband modem (`wwan*`, `rmnet*`, the `wwan` link kind).
+    case cellular
+    /// A tunnel or VPN (WireGuard, tun/tap, GRE, IPIP, SIT, VTI, XFRM, VXLAN, Geneve, …).
+    case tunnel
+    /// The loopback interface.
+    case loopback
+    /// Another virtual device (veth, bridge, bond, VLAN, macvlan, …).
+    case virtual
+    /// Anything else.
+    case other
+
+    /// The link kinds (`IFLA_INFO_KIND`) that are tunnels.
+    private static let tunnelKinds: Set<String> = [
+        "wireguard", "tun", "ipip", "gre", "gretap", "ip6gre", "ip6gretap", "sit", "vti", "vti6", "ip6tnl", "xfrm",
+        "vxlan", "geneve", "erspan", "ip6erspan", "bareudp", "gtp", "amt", "ovpn",
+    ]
+
+    /// Classifies an interface from its kind, link kind and name.
+    public init(_ interface: NetworkInterface) {
+        let name = interface.name
+        if interface.linkKind == "wwan" || name.hasPrefix("wwan") || name.hasPrefix("rmnet") {
+            self = .cellular
+            return
+        }
+        switch interface.kind {
+        case .loopback: self = .loopback
+        case .ethernet: self = .wired
+        case .wireless: self = .wifi
+        case .virtual:
+            self = interface.linkKind.map(Self.tunnelKinds.contains) == true ? .tunnel : .virtual
+        case .other: self = .other
+        }
+    }
+
+    public var description: String { rawValue }
+}
