@@ -10,21 +10,25 @@ extension SourceCatalog {
 
         private let check: @Sendable (Options) -> Availability
         private let build: @Sendable (Options, BytePath?) -> CatalogSource
+        private let checkArgument: (@Sendable (BytePath) throws(SensorError) -> Void)?
 
         /// Creates an entry from its availability check and its factory.
         ///
         /// - Parameters:
         ///   - build: Makes the source from the options and the argument; the argument is never nil when
         ///     `argumentName` is set, always nil otherwise.
+        ///   - checkArgument: Refuses an argument the source cannot take, before `build` runs.
         init(
             id: String, name: String, argumentName: String? = nil,
             availability: @escaping @Sendable (Options) -> Availability,
+            checkArgument: (@Sendable (BytePath) throws(SensorError) -> Void)? = nil,
             build: @escaping @Sendable (Options, BytePath?) -> CatalogSource
         ) {
             self.id = id
             self.name = name
             self.argumentName = argumentName
             self.check = availability
+            self.checkArgument = checkArgument
             self.build = build
         }
 
@@ -45,7 +49,7 @@ extension SourceCatalog {
         /// - Returns: The source with its helper monitors; subscribe to its readings, then start it.
         /// - Throws: ``SensorError/unavailable(source:reason:)`` when the entry needs an argument and none is
         ///   given, or is given one it does not take; ``SensorError/invalidArgument(name:value:reason:)`` for an
-        ///   option no source takes (a declination beyond ±180°). Whether the machine has the source is not checked
+        ///   argument the source refuses (a `reach` target with a bad port) or an option no source takes (a declination beyond ±180°). Whether the machine has the source is not checked
         ///   here: starting says so, as ``availability(_:)`` does beforehand.
         public func make(_ options: Options = Options(), argument: BytePath? = nil) throws(SensorError)
             -> CatalogSource
@@ -57,6 +61,7 @@ extension SourceCatalog {
             case (nil, let argument?):
                 throw .unavailable(source: id, reason: "it takes no argument, got \"\(argument.lossyString)\"")
             default:
+                if let checkArgument, let argument { try checkArgument(argument) }
                 return build(options, argument)
             }
         }
@@ -64,7 +69,10 @@ extension SourceCatalog {
         /// This entry with another availability check, which the sources it makes report too.
         func checking(_ availability: @escaping @Sendable (Options) -> Availability) -> Entry {
             let build = self.build
-            return Entry(id: id, name: name, argumentName: argumentName, availability: availability) {
+            return Entry(
+                id: id, name: name, argumentName: argumentName, availability: availability,
+                checkArgument: checkArgument
+            ) {
                 options, argument in
                 CatalogSource(build(options, argument), availability: { availability(options) })
             }

@@ -16,9 +16,10 @@
 /// }
 /// ```
 public enum SourceCatalog {
-    /// Every built-in source, in the order `vigil list` shows them: files, netlink, IIO, then sysfs and procfs.
+    /// Every built-in source, in the order `vigil list` shows them: files, netlink, IIO, sysfs and procfs, then
+    /// host reachability.
     public static var builtIn: [Entry] {
-        filesEntries + networkEntries + wifiEntries + iioEntries + systemEntries
+        filesEntries + networkEntries + wifiEntries + iioEntries + systemEntries + reachEntries
     }
 
     /// The built-in entry with this id (`battery`, `cpu`, `files`, …), or nil if there is none.

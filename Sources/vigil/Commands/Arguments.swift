@@ -93,6 +93,11 @@ struct Arguments {
             }
             options.declination = degrees
         }
+        if let text = value("--mark") {
+            let parsed = text.hasPrefix("0x") ? UInt32(text.dropFirst(2), radix: 16) : UInt32(text)
+            guard let mark = parsed else { throw .usage("--mark needs a number (decimal or 0x hex), got \"\(text)\"") }
+            options.firewallMark = mark
+        }
         return options
     }
 

@@ -43,6 +43,9 @@ struct CommandSpec: Sendable {
         Option(
             long: "--declination", value: "DEGREES",
             help: "the local magnetic declination (east positive, -180 to 180): the compass adds a true heading"),
+        Option(
+            long: "--mark", value: "MARK",
+            help: "look reach's routes up with this firewall mark (as ip route get ADDR mark MARK)"),
         Option(long: "--help", short: "-h", help: "show this help"),
     ]
 

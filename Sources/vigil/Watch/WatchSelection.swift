@@ -33,6 +33,17 @@ enum WatchSelection {
                 guard !words.isEmpty else { throw .usage("files needs PATH: vigil watch files PATH…") }
                 for path in words { targets.append(try files(path, arguments: arguments, options: options)) }
                 words = []
+            case "reach":
+                // Every word up to the next source id is a target: `reach example.org:443 10.0.0.1 cpu`.
+                var hosts: [String] = []
+                while let word = words.first, SourceCatalog.entry(id: word) == nil {
+                    hosts.append(word)
+                    words.removeFirst()
+                }
+                guard !hosts.isEmpty else { throw .usage("reach needs TARGET: vigil watch reach HOST[:PORT]…") }
+                let argument = hosts.joined(separator: " ")
+                let source = try make(entry, options: options, argument: argument)
+                targets.append(WatchTarget(catalog: source, key: "reach " + argument))
             case "storage":
                 var paths: [String] = []
                 while let path = words.first, path.contains("/") {

@@ -13,6 +13,13 @@ extension InotifyKernelTests {
     @Suite(.serialized, .timeLimit(.minutes(5))) struct SourceCatalogConformanceTests {
         static let ids = SourceCatalog.builtIn.map(\.id)
 
+        /// The argument of an entry that takes one: a temporary directory, or for `reach` its targets (a port
+        /// nothing listens on, an IPv6 literal and a name).
+        static func argument(_ entry: SourceCatalog.Entry, files: TemporaryDirectory) -> BytePath? {
+            guard entry.argumentName != nil else { return nil }
+            return entry.id == "reach" ? "127.0.0.1:9 ::1 localhost" : BytePath(files.path)
+        }
+
         @Test(arguments: ids) func conformsOnAFakeMachine(id: String) async throws {
             let entry = try #require(SourceCatalog.entry(id: id))
             let machine = FakeMachine.fullyEquipped()
@@ -29,7 +36,7 @@ extension InotifyKernelTests {
                 label: "a fake machine",
                 ownedRoots: [machine.sys.root, machine.proc.root, machine.etc.root, machine.dev.root, files.path],
                 outage: .renaming([machine.sys.root, machine.proc.root, machine.etc.root]))
-            let argument = entry.argumentName == nil ? nil : BytePath(files.path)
+            let argument = Self.argument(entry, files: files)
             await checkSourceConformance(id, in: setting) { loop in
                 var options = options
                 options.eventLoop = loop
@@ -48,7 +55,7 @@ extension InotifyKernelTests {
                 guard case .unavailable(let reason, _) = availability else { return }
                 try skip("\(id) is \(availability) on this machine", expectedUnderCI: reason == .missingDevice)
             }
-            let argument = entry.argumentName == nil ? nil : BytePath(files.path)
+            let argument = Self.argument(entry, files: files)
             await checkSourceConformance(id, in: ConformanceSetting(label: "this machine", ownedRoots: [files.path])) {
                 loop in
                 try entry.make(SourceCatalog.Options(eventLoop: loop), argument: argument)

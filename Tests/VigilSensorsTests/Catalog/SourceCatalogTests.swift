@@ -10,7 +10,7 @@ import VigilTestSupport
         "files", "network", "devices", "wifi", "accelerometer", "gyroscope", "magnetometer", "light", "proximity",
         "barometer", "orientation", "compass", "attitude", "battery", "power", "thermal", "hwmon", "backlight",
         "displays", "cpu", "memory", "storage", "pressure", "clock", "device", "switches", "radios", "location",
-        "sleep", "inventory",
+        "sleep", "inventory", "reach",
     ]
 
     @Test func listsEveryIDTheToolAcceptedInItsOrder() {
@@ -36,9 +36,9 @@ import VigilTestSupport
         #expect(SourceCatalog.entry(id: id) == nil)
     }
 
-    @Test func onlyFilesTakesAnArgument() {
+    @Test func onlyFilesAndReachTakeAnArgument() {
         let arguments = SourceCatalog.builtIn.filter { $0.argumentName != nil }.map { "\($0.id) \($0.argumentName!)" }
-        #expect(arguments == ["files PATH"])
+        #expect(arguments == ["files PATH", "reach TARGET…"])
     }
 
     @Test func entryThatNeedsAnArgumentThrowsWithoutOne() throws {

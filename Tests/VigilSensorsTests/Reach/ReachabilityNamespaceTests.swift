@@ -1,0 +1,193 @@
+import Foundation
+import Glibc
+import Testing
+import Vigil
+import VigilTestSupport
+
+@testable import VigilSensors
+
+/// The `reach` source against the real kernel, in two network namespaces joined by a veth pair (`v0` 10.9.0.1 and
+/// fd00::1 here, `v1` 10.9.0.2 and fd00::2 in the peer): every route type, a peer link down, a policy rule with a
+/// mark, TCP listeners and firewall rules. `ip -j route get` in the same namespace is the oracle of every answer.
+@Suite(.serialized, .timeLimit(.minutes(10)))
+struct ReachabilityNamespaceTests {
+    /// The two namespaces, routes of every type, and a peer that can listen.
+    private final class Bench {
+        let here: NetlinkTestNamespace
+        let peer: NetlinkTestNamespace
+
+        /// The bench, or a skip (a failure under CI) when the tests do not run as root.
+        static func make() throws -> Bench {
+            if !NetlinkTestNamespace.isRoot {
+                try skip("needs root to create network namespaces (ip netns add)", expectedUnderCI: false)
+            }
+            return try Bench()
+        }
+
+        private init() throws {
+            here = try NetlinkTestNamespace()
+            peer = try NetlinkTestNamespace()
+            try here.ipBatch([
+                "link set lo up", "link add v0 type veth peer name v1 netns \(peer.name)",
+                "addr add 10.9.0.1/24 dev v0", "addr add fd00::1/64 dev v0 nodad", "link set v0 up",
+            ])
+            try peer.ipBatch([
+                "link set lo up", "addr add 10.9.0.2/24 dev v1", "addr add fd00::2/64 dev v1 nodad", "link set v1 up",
+            ])
+            try here.ipBatch([
+                "route add 203.0.113.0/24 via 10.9.0.2", "route add unreachable 198.51.100.1",
+                "route add prohibit 198.51.100.2", "route add blackhole 198.51.100.3", "route add throw 198.51.100.4",
+                "route add 2001:db8:1::/48 via fd00::2", "route add unreachable fd01::1", "route add prohibit fd01::2",
+                "route add blackhole fd01::3", "route add throw fd01::4",
+                "route add 192.0.2.0/24 via 10.9.0.2 table 100", "rule add fwmark 7 table 100",
+            ])
+        }
+
+        func remove() {
+            here.remove()
+            peer.remove()
+        }
+
+        /// A started monitor of `targets` in this namespace whose first report is out.
+        func monitor(_ targets: [String], mark: UInt32? = nil) async throws -> ReachabilityMonitor {
+            let monitor = ReachabilityMonitor(
+                targets: try targets.map { try ReachTarget(parsing: $0) }, mark: mark, probeTimeout: .seconds(2),
+                namespace: here.path)
+            try monitor.startMonitoring()
+            let ready = await eventually(within: 20) { monitor.readings.value.value != nil }
+            #expect(ready, "no first report")
+            return monitor
+        }
+
+        /// What `ip -j route get ADDR [mark M]` in this namespace says, in the words of a ``TargetReachability``:
+        /// `via GW dev IF src SRC`, `direct dev IF src SRC`, `local dev lo src SRC`, or the problem.
+        func oracle(_ address: String, mark: UInt32? = nil) -> String {
+            do {
+                var arguments = ["route", "get", address]
+                if let mark { arguments += ["mark", String(mark)] }
+                let entries = try here.jsonArguments(arguments)
+                guard let entry = entries.first else { return "no answer" }
+                let how =
+                    (entry["type"] as? String) == "local"
+                    ? "local" : (entry["gateway"] as? String).map { "via \($0)" } ?? "direct"
+                return "\(how) dev \(entry["dev"] as? String ?? "?") src \(entry["prefsrc"] as? String ?? "-")"
+            } catch {
+                let text = "\(error)"
+                if text.contains("Network is unreachable") { return ReachProblem.noRoute.description }
+                if text.contains("No route to host") { return ReachProblem.unreachableRoute.description }
+                if text.contains("Permission denied") { return ReachProblem.prohibitedRoute.description }
+                if text.contains("Invalid argument") { return ReachProblem.blackholed.description }
+                return text
+            }
+        }
+    }
+
+    /// The same words from the monitor's answer, with the problem that comes from the route alone.
+    private static func words(_ answer: TargetReachability?) -> String {
+        guard let answer else { return "missing" }
+        if let route = answer.route {
+            let how = route.isLocal ? "local" : route.gateway.map { "via \($0)" } ?? "direct"
+            return "\(how) dev \(route.interface) src \(route.sourceAddress?.description ?? "-")"
+        }
+        return answer.problem?.description ?? "nothing"
+    }
+
+    static let addresses = [
+        "203.0.113.5", "10.9.0.2", "10.9.0.1", "198.51.100.1", "198.51.100.2", "198.51.100.3", "198.51.100.4",
+        "8.8.8.8", "2001:db8:1::5", "fd00::2", "fd00::1", "fd01::1", "fd01::2", "fd01::3", "fd01::4", "2001:db8:9::1",
+    ]
+
+    @Test func everyRouteTypeAgreesWithIPRouteGet() async throws {
+        let bench = try Bench.make()
+        defer { bench.remove() }
+        let monitor = try await bench.monitor(Self.addresses)
+        defer { monitor.stopMonitoring() }
+        let report = try #require(monitor.readings.value.value)
+        for address in Self.addresses {
+            let answer = report.target(address)
+            #expect(Self.words(answer) == bench.oracle(address), "\(address)")
+        }
+        #expect(report.target("203.0.113.5")?.isReachable == true)
+        #expect(report.target("203.0.113.5")?.route?.medium == .virtual)
+        #expect(report.target("10.9.0.2")?.route?.isDirect == true)
+        #expect(report.target("10.9.0.1")?.route?.isLocal == true)
+        #expect(report.target("10.9.0.1")?.route?.medium == .loopback)
+        #expect(report.target("198.51.100.4")?.problem == .noRoute)
+        #expect(report.target("fd01::3")?.problem == .blackholed)
+    }
+
+    @Test func aPeerLinkDownIsNoCarrierThoughTheKernelStillRoutes() async throws {
+        let bench = try Bench.make()
+        defer { bench.remove() }
+        let monitor = try await bench.monitor(["203.0.113.5", "fd00::2"])
+        defer { monitor.stopMonitoring() }
+        #expect(monitor.readings.value.value?.targets.allSatisfy(\.isReachable) == true)
+        try bench.peer.ip("link", "set", "v1", "down")
+        let noCarrier = await eventually(within: 20) {
+            monitor.readings.value.value?.targets.allSatisfy { $0.problem == .noCarrier(interface: "v0") } == true
+        }
+        #expect(noCarrier, "\(monitor.readings.value)")
+        // The kernel's lookup still answers with the route: the carrier comes from the mirror.
+        #expect(bench.oracle("203.0.113.5") == "via 10.9.0.2 dev v0 src 10.9.0.1")
+        try bench.peer.ip("link", "set", "v1", "up")
+        let back = await eventually(within: 20) {
+            monitor.readings.value.value?.targets.allSatisfy(\.isReachable) == true
+        }
+        #expect(back, "\(monitor.readings.value)")
+    }
+
+    @Test func aMarkSelectsThePolicyRulesTable() async throws {
+        let bench = try Bench.make()
+        defer { bench.remove() }
+        let marked = try await bench.monitor(["192.0.2.1"], mark: 7)
+        defer { marked.stopMonitoring() }
+        let plain = try await bench.monitor(["192.0.2.1"])
+        defer { plain.stopMonitoring() }
+        let answer = marked.readings.value.value?.target("192.0.2.1")
+        #expect(Self.words(answer) == bench.oracle("192.0.2.1", mark: 7))
+        #expect(answer?.route?.table == 100)
+        #expect(Self.words(plain.readings.value.value?.target("192.0.2.1")) == bench.oracle("192.0.2.1"))
+        #expect(plain.readings.value.value?.target("192.0.2.1")?.problem == .noRoute)
+        // Removing the rule is a rule change the monitor hears: the marked lookup finds no route any more.
+        try bench.here.ip("rule", "del", "fwmark", "7", "table", "100")
+        let gone = await eventually(within: 20) {
+            marked.readings.value.value?.target("192.0.2.1")?.problem == .noRoute
+        }
+        #expect(gone, "\(marked.readings.value)")
+    }
+
+    @Test func routeChangesAreFollowedWithoutPolling() async throws {
+        let bench = try Bench.make()
+        defer { bench.remove() }
+        let monitor = try await bench.monitor(["100.64.0.1", "fd02::1"])
+        defer { monitor.stopMonitoring() }
+        #expect(monitor.readings.value.value?.target("100.64.0.1")?.problem == .noRoute)
+        try bench.here.ip("route", "add", "100.64.0.0/16", "via", "10.9.0.2")
+        try bench.here.ip("-6", "route", "add", "prohibit", "fd02::/64")
+        let followed = await eventually(within: 20) {
+            let report = monitor.readings.value.value
+            return report?.target("100.64.0.1")?.isReachable == true
+                && report?.target("fd02::1")?.problem == .prohibitedRoute
+        }
+        #expect(followed, "\(monitor.readings.value)")
+        #expect(Self.words(monitor.readings.value.value?.target("100.64.0.1")) == bench.oracle("100.64.0.1"))
+        try bench.here.ip("addr", "flush", "dev", "v0")
+        let noSource = await eventually(within: 20) {
+            let problem = monitor.readings.value.value?.target("100.64.0.1")?.problem
+            return problem != nil
+        }
+        #expect(noSource, "\(monitor.readings.value)")
+        #expect(Self.words(monitor.readings.value.value?.target("100.64.0.1")) == bench.oracle("100.64.0.1"))
+    }
+}
+
+extension NetlinkTestNamespace {
+    /// `ip -n NAME -j ARGS…` with the arguments as an array.
+    func jsonArguments(_ arguments: [String]) throws -> [[String: Any]] {
+        switch arguments.count {
+        case 3: return try json(arguments[0], arguments[1], arguments[2])
+        case 5: return try json(arguments[0], arguments[1], arguments[2], arguments[3], arguments[4])
+        default: throw NetlinkTestFailure("unsupported arguments \(arguments)")
+        }
+    }
+}
