@@ -187,6 +187,9 @@ public final class ReachabilityMonitor: Source, NetlinkDriven, Sendable {
     /// The rounds of lookups completed since the socket opened, so tests can wait instead of sleeping.
     package var completedRounds: Int { state.withLock { $0.completedRounds } }
 
+    /// How many TCP probes have a socket open, so tests can check that every path closes it.
+    package var runningProbes: Int { state.withLock { $0.probes.values.count { $0.descriptor != nil } } }
+
     /// The monitor's current registrations with the event loop, so tests can check that a released monitor leaves
     /// none behind.
     package var loopRegistrations: [EventLoop.Registration] {

@@ -3,6 +3,7 @@ import Glibc
 import Testing
 import Vigil
 import VigilTestSupport
+import VigilTesting
 
 @testable import VigilSensors
 
@@ -15,6 +16,15 @@ struct ReachabilityNamespaceTests {
     private final class Bench {
         let here: NetlinkTestNamespace
         let peer: NetlinkTestNamespace
+
+        /// The path of `tool`, or a throw when it is not installed.
+        static func which(_ tool: String) throws -> String {
+            for directory in ["/usr/sbin", "/usr/bin", "/sbin", "/bin"] where access(directory + "/" + tool, X_OK) == 0
+            {
+                return directory + "/" + tool
+            }
+            throw NetlinkTestFailure("\(tool) is not installed")
+        }
 
         /// The bench, or a skip (a failure under CI) when the tests do not run as root.
         static func make() throws -> Bench {
@@ -46,6 +56,46 @@ struct ReachabilityNamespaceTests {
         func remove() {
             here.remove()
             peer.remove()
+        }
+
+        /// A socket listening on `address` port `port` in the peer namespace; close it to stop listening.
+        func listen(_ address: String, port: Int) throws -> FileDescriptor {
+            let raw = try NetlinkSocket.inNamespace(peer.path) { () throws(SensorError) -> Int32 in
+                let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+                var socketAddress = sockaddr_in()
+                socketAddress.sin_family = sa_family_t(AF_INET)
+                socketAddress.sin_port = in_port_t(UInt16(port).bigEndian)
+                inet_pton(AF_INET, address, &socketAddress.sin_addr)
+                let bound = withUnsafePointer(to: &socketAddress) { pointer in
+                    pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                        bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                    }
+                }
+                guard fd >= 0, bound == 0, Glibc.listen(fd, 16) == 0 else {
+                    throw SensorError.from(Errno.current, call: "listen", path: "\(address):\(port)")
+                }
+                return fd
+            }
+            return FileDescriptor(raw)
+        }
+
+        /// Firewall rules in the peer: TCP to port 8081 dropped, to 8082 rejected with a reset.
+        func addFirewallRules() throws {
+            try peer.shell(
+                "nft add table inet vigil && nft add chain inet vigil input '{ type filter hook input priority 0; }'"
+                    + " && nft add rule inet vigil input tcp dport 8081 drop"
+                    + " && nft add rule inet vigil input tcp dport 8082 reject with tcp reset")
+        }
+
+        /// What a TCP connect from this namespace answers (bash's `/dev/tcp`, given a second): `answered`,
+        /// `refused` or `timed_out`, the ``TCPAnswer/code`` words.
+        func tcpOracle(_ address: String, port: Int) -> String {
+            do {
+                try here.shell("timeout 1 bash -c 'exec 3<>/dev/tcp/\(address)/\(port)'")
+                return TCPAnswer.answered.code
+            } catch {
+                return "\(error)".contains("refused") ? TCPAnswer.refused.code : TCPAnswer.timedOut.code
+            }
         }
 
         /// A started monitor of `targets` in this namespace whose first report is out.
@@ -178,6 +228,45 @@ struct ReachabilityNamespaceTests {
         }
         #expect(noSource, "\(monitor.readings.value)")
         #expect(Self.words(monitor.readings.value.value?.target("100.64.0.1")) == bench.oracle("100.64.0.1"))
+    }
+
+    @Test func tcpProbesTellAListenerRefusalsAndDropsApartFromTheRoute() async throws {
+        if (try? Bench.which("nft")) == nil {
+            try skip("needs nft (nftables) for drop and reject rules", expectedUnderCI: false)
+        }
+        let bench = try Bench.make()
+        defer { bench.remove() }
+        let listener = try bench.listen("10.9.0.2", port: 8080)
+        defer { _ = listener.close() }
+        try bench.addFirewallRules()
+        let clock = ManualClock()
+        let loop = EventLoop(clock: clock)
+        defer { loop.shutdown() }
+        let targets = ["10.9.0.2:8080", "10.9.0.2:8081", "10.9.0.2:8082", "10.9.0.2:8083"]
+        let monitor = ReachabilityMonitor(
+            targets: try targets.map { try ReachTarget(parsing: $0) }, probeTimeout: .seconds(2),
+            namespace: bench.here.path, eventLoop: loop)
+        try monitor.startMonitoring()
+        defer { monitor.stopMonitoring() }
+        // The dropped connect waits for its timer; the others end by themselves. The first report waits for all.
+        let waiting = await eventually(within: 20) { monitor.runningProbes == 1 }
+        #expect(waiting, "probes running: \(monitor.runningProbes)")
+        #expect(monitor.readings.value.value == nil, "the first report came before its probes ended")
+        await clock.advance(by: .seconds(2))
+        let answered = await eventually(within: 20) { monitor.readings.value.value != nil }
+        #expect(answered)
+        let report = try #require(monitor.readings.value.value)
+        #expect(report.targets.map { $0.tcp?.code } == ["answered", "timed_out", "refused", "refused"])
+        for answer in report.targets {
+            #expect(answer.isReachable, "the route does not depend on the port: \(answer)")
+            #expect(answer.tcp?.code == bench.tcpOracle("10.9.0.2", port: answer.target.port!), "\(answer)")
+        }
+        #expect(monitor.runningProbes == 0, "every probe's socket is closed once it answered")
+        // Stopping closes a probe that is still running.
+        monitor.refresh()
+        _ = await eventually(within: 20) { monitor.runningProbes == 1 }
+        monitor.stopMonitoring()
+        #expect(monitor.runningProbes == 0)
     }
 }
 
