@@ -37,20 +37,28 @@ struct ReachabilityNamespaceTests {
         private init() throws {
             here = try NetlinkTestNamespace()
             peer = try NetlinkTestNamespace()
-            try here.ipBatch([
-                "link set lo up", "link add v0 type veth peer name v1 netns \(peer.name)",
-                "addr add 10.9.0.1/24 dev v0", "addr add fd00::1/64 dev v0 nodad", "link set v0 up",
-            ])
-            try peer.ipBatch([
-                "link set lo up", "addr add 10.9.0.2/24 dev v1", "addr add fd00::2/64 dev v1 nodad", "link set v1 up",
-            ])
-            try here.ipBatch([
-                "route add 203.0.113.0/24 via 10.9.0.2", "route add unreachable 198.51.100.1",
-                "route add prohibit 198.51.100.2", "route add blackhole 198.51.100.3", "route add throw 198.51.100.4",
-                "route add 2001:db8:1::/48 via fd00::2", "route add unreachable fd01::1", "route add prohibit fd01::2",
-                "route add blackhole fd01::3", "route add throw fd01::4",
-                "route add 192.0.2.0/24 via 10.9.0.2 table 100", "rule add fwmark 7 table 100",
-            ])
+            do {
+                try here.ipBatch([
+                    "link set lo up", "link add v0 type veth peer name v1 netns \(peer.name)",
+                    "addr add 10.9.0.1/24 dev v0", "addr add fd00::1/64 dev v0 nodad", "link set v0 up",
+                ])
+                try peer.ipBatch([
+                    "link set lo up", "addr add 10.9.0.2/24 dev v1", "addr add fd00::2/64 dev v1 nodad",
+                    "link set v1 up",
+                ])
+                try here.ipBatch([
+                    "route add 203.0.113.0/24 via 10.9.0.2", "route add unreachable 198.51.100.1",
+                    "route add prohibit 198.51.100.2", "route add blackhole 198.51.100.3",
+                    "route add throw 198.51.100.4",
+                    "route add 2001:db8:1::/48 via fd00::2", "route add unreachable fd01::1",
+                    "route add prohibit fd01::2",
+                    "route add blackhole fd01::3", "route add throw fd01::4",
+                    "route add 192.0.2.0/24 via 10.9.0.2 table 100", "rule add fwmark 7 table 100",
+                ])
+            } catch {
+                remove()
+                throw error
+            }
         }
 
         func remove() {
