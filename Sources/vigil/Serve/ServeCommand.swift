@@ -105,7 +105,13 @@ enum ServeCommand {
                 throw .usage("unknown source \"\(id)\" (known: \(known)); see vigil list")
             }
             var argument: String?
-            if let name = entry.argumentName {
+            if id == "reach" {
+                // Every word up to the next source id is a target, as for watch.
+                var hosts: [String] = []
+                while let word = words.first, SourceCatalog.entry(id: word) == nil { hosts.append(words.removeFirst()) }
+                guard !hosts.isEmpty else { throw .usage("reach needs TARGET: vigil serve reach HOST[:PORT]…") }
+                argument = hosts.joined(separator: " ")
+            } else if let name = entry.argumentName {
                 guard let value = words.popFirst() else {
                     throw .usage("\(id) needs \(name): vigil serve \(id) \(name)")
                 }
