@@ -29,6 +29,11 @@ struct FuzzTarget: Sendable {
             mirror.apply(RouteMessageParser.parse(bytes).envelopes.map(\.message))
             _ = mirror.path
         },
+        "route-lookup": FuzzTarget { bytes in
+            // A datagram on the reach source's lookup socket, taken as addressed to the port its first header names.
+            let port = bytes.count >= 16 ? bytes.loadUnaligned(fromByteOffset: 12, as: UInt32.self) : 0
+            for reply in RouteLookup.parse(bytes, port: port).replies { _ = "\(reply.lookup)" }
+        },
         "nmea": FuzzTarget { bytes in
             // A receiver's bytes, fed in two reads split where the first byte says, so a sentence may be cut.
             guard let first = bytes.first else { return }

@@ -11,7 +11,7 @@ import Vigil
 /// route or policy-rule change, when the mirror changes, after a wake from a suspend, and when a name resolves anew;
 /// never by polling. A report is published only when it differs from the last one.
 ///
-/// Names resolve off the event loop on one resolver thread (``HostResolver``); each answer carries its generation,
+/// Names resolve off the event loop on one resolver thread of the monitor's own; each answer carries its generation,
 /// and a stale one is dropped. They resolve again when `resolv.conf` (or the file its symbolic link points to) is
 /// replaced or changed.
 ///

@@ -183,3 +183,56 @@ extension Array where Element == UInt8 {
         return bytes
     }
 }
+
+/// The `route-lookup` fuzz corpus: replies the kernel sent to `ip route get`-style requests in a namespace, each with
+/// what it must decode to; `Fuzz/run.sh route-lookup` is where random bytes go.
+@Suite(.timeLimit(.minutes(5)))
+struct RouteLookupCorpusTests {
+    static let corpus: [(name: String, lookup: RouteLookup)] = [
+        // ip route get 2001:db8:1::5 with a route via fd00::2 on v0 (index 3, after lo and its peer v1), source fd00::1.
+        (
+            "ipv6-via-gateway",
+            .route(
+                RouteLookup.Answer(
+                    type: .unicast, table: 254, interfaceIndex: 3, gateway: IPAddress(literal: "fd00::2"),
+                    sourceAddress: IPAddress(literal: "fd00::1")))
+        ),
+        // ip route get 10.9.0.1, an address of v0, through lo (index 1). Table 254: without policy rules of its own
+        // the kernel keeps the local table merged into main, and answers so.
+        (
+            "local",
+            .route(
+                RouteLookup.Answer(
+                    type: .local, table: 254, interfaceIndex: 1, sourceAddress: IPAddress(literal: "10.9.0.1")))
+        ),
+        // ip route get 203.0.113.5 with a route via 10.9.0.2 on v0.
+        (
+            "unicast-via-gateway",
+            .route(
+                RouteLookup.Answer(
+                    type: .unicast, table: 254, interfaceIndex: 3, gateway: IPAddress(literal: "10.9.0.2"),
+                    sourceAddress: IPAddress(literal: "10.9.0.1")))
+        ),
+        // ip route get 198.51.100.1 with an unreachable route: the kernel answers EHOSTUNREACH.
+        ("unreachable-error", .error(Errno(rawValue: EHOSTUNREACH))),
+    ]
+
+    @Test func everyCorpusInputHasAnExpectation() {
+        #expect(FuzzCorpus.names("route-lookup") == Self.corpus.map(\.name))
+    }
+
+    @Test(arguments: corpus.map(\.name))
+    func corpusInputDecodesToItsAnswer(name: String) throws {
+        let bytes = try #require(FuzzCorpus.input("route-lookup", name))
+        let expected = try #require(Self.corpus.first { $0.name == name }?.lookup)
+        let port = bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: 12, as: UInt32.self) }
+        let parsed = RouteLookup.parse(bytes, port: port)
+        #expect(parsed.replies == [RouteLookup.Reply(sequence: 7, lookup: expected)], "\(parsed.replies)")
+        #expect(parsed.malformed == 0)
+        // Every cut loses the reply and says so, never misreads it.
+        for cut in 16..<bytes.count {
+            let partial = RouteLookup.parse(Array(bytes.prefix(cut)), port: port)
+            #expect(partial.replies.isEmpty && partial.malformed > 0, "cut at \(cut)")
+        }
+    }
+}
