@@ -154,6 +154,15 @@ public final class ReachabilityMonitor: Source, NetlinkDriven, Sendable {
             stopMonitoring()
             throw error
         }
+        // Subscribed once the mirror has started (published `pending`): the path of an earlier run is not replayed.
+        let subscription = network.readings.subscribe { [weak self] reading in self?.networkChanged(reading) }
+        let kept = state.withLock { state -> Bool in
+            guard state.generation != 0, state.subscription == nil else { return false }
+            state.subscription = subscription
+            return true
+        }
+        // A concurrent start subscribed first, or a stop came meanwhile.
+        if !kept { subscription.dispose() }
     }
 
     /// Stops the lookups, probes, resolver and mirror; the last report stays in ``readings``.
@@ -162,8 +171,12 @@ public final class ReachabilityMonitor: Source, NetlinkDriven, Sendable {
         network.stopMonitoring()
         let (subscription, resolver, watch, probes) = state.withLock { state in
             defer {
-                // No work of the ended run (a probe being set up, a round's answer) is kept or published.
+                // No work of the ended run (a probe being set up, a round's answer) is kept or published, and the
+                // next run starts from what it finds itself: no path, answer or resolution of this one.
                 state.generation = 0
+                state.path = nil
+                state.lookups = [:]
+                state.resolutions = targets.map { $0.literalAddress.map { .resolved([$0]) } ?? .pending }
                 state.subscription = nil
                 state.resolver = nil
                 state.resolvConfWatch = nil
@@ -206,21 +219,16 @@ public final class ReachabilityMonitor: Source, NetlinkDriven, Sendable {
     }
 
     func socketOpened(_ socket: NetlinkSocket, generation: UInt64, isStart: Bool) throws(SensorError) {
-        let isFirst = state.withLock { state -> Bool in
+        state.withLock { state in
             state.generation = generation
             state.inFlight = [:]
             state.dirty = false
             state.completedRounds = 0
             if isStart { state.lastPublished = nil }
-            return state.subscription == nil
         }
         if isStart { readings.publish(.pending) }
         driver.refreshAfterWake(generation: generation) { [weak self] in self?.evaluate() }
-        if isFirst {
-            let subscription = network.readings.subscribe { [weak self] reading in self?.networkChanged(reading) }
-            state.withLock { $0.subscription = subscription }
-            try startResolving()
-        }
+        if isStart { try startResolving() }
         // The driver keeps the socket once this returns: the first round goes out on it directly.
         evaluate(on: (socket, generation))
     }
@@ -447,7 +455,7 @@ public final class ReachabilityMonitor: Source, NetlinkDriven, Sendable {
     private func networkChanged(_ reading: SensorReading<NetworkPath>) {
         switch reading.status {
         case .pending:
-            return
+            state.withLock { $0.path = nil }
         case .unavailable(let reason):
             let running = state.withLock { state -> Bool in
                 guard state.generation != 0 else { return false }
