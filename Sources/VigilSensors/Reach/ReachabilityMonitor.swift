@@ -440,10 +440,15 @@ public final class ReachabilityMonitor: Source, NetlinkDriven, Sendable {
             medium: interface.map(LinkMedium.init) ?? .other, sourceAddress: answer.sourceAddress, table: answer.table)
         guard let interface, interface.isUp else { return (route, .interfaceDown(interface: name)) }
         guard answer.type == .local || interface.hasCarrier else { return (route, .noCarrier(interface: name)) }
+        // A packet that leaves needs a source beyond this host: while the interface's own address is tentative the
+        // kernel offers a loopback one (`src ::1`), which no peer can answer.
         let usable =
             answer.sourceAddress.map { source in
                 path.interfaces.contains { candidate in
-                    candidate.addresses.contains { $0.address == source && $0.isUsable }
+                    candidate.addresses.contains { address in
+                        address.address == source && address.isUsable
+                            && (answer.type == .local || address.scope.rawValue < AddressScope.host.rawValue)
+                    }
                 }
             } ?? false
         guard usable else { return (route, .noUsableSourceAddress(interface: name)) }

@@ -276,6 +276,33 @@ struct ReachabilityNamespaceTests {
         monitor.stopMonitoring()
         #expect(monitor.runningProbes == 0)
     }
+
+    @Test func aTentativeAddressIsNoUsableSourceTillDuplicateDetectionEnds() async throws {
+        if !NetlinkTestNamespace.isRoot {
+            try skip("needs root to create network namespaces (ip netns add)", expectedUnderCI: false)
+        }
+        let namespace = try NetlinkTestNamespace()
+        defer { namespace.remove() }
+        // Ten probes a second apart: the address stays tentative for about ten seconds.
+        try namespace.ipBatch(["link set lo up", "link add v0 type veth peer name v1"])
+        try namespace.shell("sysctl -qw net.ipv6.conf.v0.dad_transmits=10")
+        try namespace.ipBatch(["link set v0 up", "link set v1 up", "addr add fd05::1/64 dev v0"])
+        let monitor = ReachabilityMonitor(targets: [ReachTarget(host: "fd05::2")], namespace: namespace.path)
+        try monitor.startMonitoring()
+        defer { monitor.stopMonitoring() }
+        let tentative = await eventually(within: 20) {
+            monitor.readings.value.value?.targets.first?.problem == .noUsableSourceAddress(interface: "v0")
+        }
+        #expect(tentative, "\(monitor.readings.value)")
+        // The kernel routes it, from the loopback address, which no peer can answer.
+        let oracle = try namespace.json("-6", "route", "get", "fd05::2").first
+        #expect(oracle?["dev"] as? String == "v0" && oracle?["prefsrc"] as? String == "::1")
+        #expect(monitor.readings.value.value?.targets.first?.route?.sourceAddress?.description == "::1")
+        try namespace.ipBatch(["addr del fd05::1/64 dev v0", "addr add fd05::1/64 dev v0 nodad"])
+        let usable = await eventually(within: 20) { monitor.readings.value.value?.targets.first?.isReachable == true }
+        #expect(usable, "\(monitor.readings.value)")
+        #expect(monitor.readings.value.value?.targets.first?.route?.sourceAddress?.description == "fd05::1")
+    }
 }
 
 extension NetlinkTestNamespace {

@@ -147,6 +147,26 @@ struct ReachabilityUnitTests {
         #expect(
             ReachabilityMonitor.verdict(.route(answer), path: Self.path(tentative: true)).problem
                 == .noUsableSourceAddress(interface: "wlan0"))
+        // While an IPv6 address is tentative the kernel answers with a loopback source: not one a packet can leave with.
+        var loopbackSource = Self.path()
+        loopbackSource.interfaces.append(
+            NetworkInterface(
+                index: 1, name: "lo", kind: .loopback, flags: [.up, .running, .lowerUp, .loopback],
+                operationalStatus: .unknown,
+                addresses: [
+                    InterfaceAddress(
+                        interfaceIndex: 1, address: IPAddress(literal: "::1")!, prefixLength: 128, scope: .host,
+                        flags: [])
+                ]))
+        var fromLoopback = answer
+        fromLoopback.sourceAddress = IPAddress(literal: "::1")
+        #expect(
+            ReachabilityMonitor.verdict(.route(fromLoopback), path: loopbackSource).problem
+                == .noUsableSourceAddress(interface: "wlan0"))
+        var local = fromLoopback
+        local.type = .local
+        local.interfaceIndex = 1
+        #expect(ReachabilityMonitor.verdict(.route(local), path: loopbackSource).problem == nil)
         var noSource = answer
         noSource.sourceAddress = nil
         #expect(
