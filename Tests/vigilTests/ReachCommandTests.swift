@@ -62,10 +62,7 @@ extension InotifyKernelTests {
                     "route add 192.0.2.0/24 via 10.9.0.2 table 100", "rule add fwmark 7 table 100",
                 ])
                 try peer.ipBatch(["link set lo up", "addr add 10.9.0.2/24 dev v1", "link set v1 up"])
-                try peer.shell(
-                    "nft add table inet vigil && nft add chain inet vigil input '{ type filter hook input priority 0; }'"
-                        + " && nft add rule inet vigil input tcp dport 8081 drop"
-                        + " && nft add rule inet vigil input tcp dport 8082 reject with tcp reset")
+                try peer.dropAndRejectTCP(dropping: 8081, rejecting: 8082)
                 return try ChildProcess(
                     dnsmasq,
                     [
@@ -95,50 +92,14 @@ extension InotifyKernelTests {
                 return try #require(object["targets"] as? [[String: Any]])
             }
 
-            /// `ip -j route get ADDRESS [mark M]` here, in the words the test compares: `via GW dev IF src SRC`,
-            /// `direct dev IF src SRC`, `local dev IF src SRC`, or the error's problem code.
-            func routeOracle(_ address: String, mark: String? = nil) -> String {
-                do {
-                    let entries =
-                        try mark.map { try here.json("route", "get", address, "mark", $0) }
-                        ?? here.json("route", "get", address)
-                    let entry = try #require(entries.first)
-                    let how =
-                        (entry["type"] as? String) == "local"
-                        ? "local" : (entry["gateway"] as? String).map { "via \($0)" } ?? "direct"
-                    return "\(how) dev \(entry["dev"] as? String ?? "?") src \(entry["prefsrc"] as? String ?? "-")"
-                } catch {
-                    let text = "\(error)"
-                    for (message, code) in [
-                        ("Network is unreachable", "no_route"), ("No route to host", "unreachable_route"),
-                        ("Permission denied", "prohibited_route"), ("Invalid argument", "blackholed"),
-                    ] where text.contains(message) {
-                        return code
-                    }
-                    return text
-                }
-            }
-
-            /// What a TCP connect from here answers within a second: `answered`, `refused` or `timed_out`.
-            func tcpOracle(_ address: String, _ port: Int) -> String {
-                do {
-                    try here.shell("timeout 1 bash -c 'exec 3<>/dev/tcp/\(address)/\(port)'")
-                    return "answered"
-                } catch {
-                    return "\(error)".contains("refused") ? "refused" : "timed_out"
-                }
-            }
-
-            /// The same words from one target of vigil's JSON.
+            /// The words of ``NetlinkTestNamespace/routeGetWords(_:mark:)`` from one target of vigil's JSON.
             static func words(_ target: [String: Any]) -> String {
                 guard let route = target["route"] as? [String: Any], target["problem"] == nil else {
                     return target["problemCode"] as? String ?? "missing"
                 }
-                let how =
-                    route["local"] as? Bool == true
-                    ? "local" : (route["gateway"] as? String).map { "via \($0)" } ?? "direct"
-                return
-                    "\(how) dev \(route["interface"] as? String ?? "?") src \(route["sourceAddress"] as? String ?? "-")"
+                return NetlinkTestNamespace.routeWords(
+                    isLocal: route["local"] as? Bool == true, gateway: route["gateway"] as? String,
+                    interface: route["interface"] as? String, source: route["sourceAddress"] as? String)
             }
         }
 
@@ -166,9 +127,9 @@ extension InotifyKernelTests {
                     continue
                 }
                 let address = try #require(answer["address"] as? String, "\(answer)")
-                #expect(Network.words(answer) == network.routeOracle(address), "\(target)")
+                #expect(Network.words(answer) == network.here.routeGetWords(address), "\(target)")
                 if let colon = target.lastIndex(of: ":"), let port = Int(target[target.index(after: colon)...]) {
-                    #expect(answer["tcp"] as? String == network.tcpOracle(address, port), "\(target)")
+                    #expect(answer["tcp"] as? String == network.here.tcpConnectAnswer(address, port), "\(target)")
                 }
             }
             #expect(answers.first?["address"] as? String == "10.9.0.2", "name.test resolved through dnsmasq")
@@ -179,14 +140,14 @@ extension InotifyKernelTests {
             let network = try await Self.network()
             defer { network.remove() }
             let marked = try await network.watch(["192.0.2.1"], options: ["--mark", "7"])
-            #expect(Network.words(marked[0]) == network.routeOracle("192.0.2.1", mark: "7"))
+            #expect(Network.words(marked[0]) == network.here.routeGetWords("192.0.2.1", mark: 7))
             #expect((marked[0]["route"] as? [String: Any])?["table"] as? Int == 100)
             let plain = try await network.watch(["192.0.2.1"])
-            #expect(Network.words(plain[0]) == network.routeOracle("192.0.2.1"))
+            #expect(Network.words(plain[0]) == network.here.routeGetWords("192.0.2.1"))
             try network.peer.ip("link", "set", "v1", "down")
             let down = try await network.watch(["203.0.113.5", "10.9.0.2:53"])
             // The kernel still routes through v0; its missing carrier is what makes the target unreachable.
-            #expect(network.routeOracle("203.0.113.5") == "via 10.9.0.2 dev v0 src 10.9.0.1")
+            #expect(network.here.routeGetWords("203.0.113.5") == "via 10.9.0.2 dev v0 src 10.9.0.1")
             let flags = try network.here.json("link", "show", "v0").first?["flags"] as? [String]
             #expect(flags?.contains("LOWER_UP") == false)
             for answer in down {

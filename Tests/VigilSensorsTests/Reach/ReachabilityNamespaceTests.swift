@@ -87,25 +87,6 @@ struct ReachabilityNamespaceTests {
             return FileDescriptor(raw)
         }
 
-        /// Firewall rules in the peer: TCP to port 8081 dropped, to 8082 rejected with a reset.
-        func addFirewallRules() throws {
-            try peer.shell(
-                "nft add table inet vigil && nft add chain inet vigil input '{ type filter hook input priority 0; }'"
-                    + " && nft add rule inet vigil input tcp dport 8081 drop"
-                    + " && nft add rule inet vigil input tcp dport 8082 reject with tcp reset")
-        }
-
-        /// What a TCP connect from this namespace answers (bash's `/dev/tcp`, given a second): `answered`,
-        /// `refused` or `timed_out`, the ``TCPAnswer/code`` words.
-        func tcpOracle(_ address: String, port: Int) -> String {
-            do {
-                try here.shell("timeout 1 bash -c 'exec 3<>/dev/tcp/\(address)/\(port)'")
-                return TCPAnswer.answered.code
-            } catch {
-                return "\(error)".contains("refused") ? TCPAnswer.refused.code : TCPAnswer.timedOut.code
-            }
-        }
-
         /// A started monitor of `targets` in this namespace whose first report is out.
         func monitor(_ targets: [String], mark: UInt32? = nil) async throws -> ReachabilityMonitor {
             let monitor = ReachabilityMonitor(
@@ -116,38 +97,17 @@ struct ReachabilityNamespaceTests {
             #expect(ready, "no first report")
             return monitor
         }
-
-        /// What `ip -j route get ADDR [mark M]` in this namespace says, in the words of a ``TargetReachability``:
-        /// `via GW dev IF src SRC`, `direct dev IF src SRC`, `local dev lo src SRC`, or the problem.
-        func oracle(_ address: String, mark: UInt32? = nil) -> String {
-            do {
-                var arguments = ["route", "get", address]
-                if let mark { arguments += ["mark", String(mark)] }
-                let entries = try here.jsonArguments(arguments)
-                guard let entry = entries.first else { return "no answer" }
-                let how =
-                    (entry["type"] as? String) == "local"
-                    ? "local" : (entry["gateway"] as? String).map { "via \($0)" } ?? "direct"
-                return "\(how) dev \(entry["dev"] as? String ?? "?") src \(entry["prefsrc"] as? String ?? "-")"
-            } catch {
-                let text = "\(error)"
-                if text.contains("Network is unreachable") { return ReachProblem.noRoute.description }
-                if text.contains("No route to host") { return ReachProblem.unreachableRoute.description }
-                if text.contains("Permission denied") { return ReachProblem.prohibitedRoute.description }
-                if text.contains("Invalid argument") { return ReachProblem.blackholed.description }
-                return text
-            }
-        }
     }
 
-    /// The same words from the monitor's answer, with the problem that comes from the route alone.
+    /// The words of ``NetlinkTestNamespace/routeGetWords(_:mark:)`` from the monitor's answer.
     private static func words(_ answer: TargetReachability?) -> String {
         guard let answer else { return "missing" }
         if let route = answer.route {
-            let how = route.isLocal ? "local" : route.gateway.map { "via \($0)" } ?? "direct"
-            return "\(how) dev \(route.interface) src \(route.sourceAddress?.description ?? "-")"
+            return NetlinkTestNamespace.routeWords(
+                isLocal: route.isLocal, gateway: route.gateway?.description, interface: route.interface,
+                source: route.sourceAddress?.description)
         }
-        return answer.problem?.description ?? "nothing"
+        return answer.problem?.code ?? "nothing"
     }
 
     static let addresses = [
@@ -163,7 +123,7 @@ struct ReachabilityNamespaceTests {
         let report = try #require(monitor.readings.value.value)
         for address in Self.addresses {
             let answer = report.target(address)
-            #expect(Self.words(answer) == bench.oracle(address), "\(address)")
+            #expect(Self.words(answer) == bench.here.routeGetWords(address), "\(address)")
         }
         #expect(report.target("203.0.113.5")?.isReachable == true)
         #expect(report.target("203.0.113.5")?.route?.medium == .virtual)
@@ -186,7 +146,7 @@ struct ReachabilityNamespaceTests {
         }
         #expect(noCarrier, "\(monitor.readings.value)")
         // The kernel's lookup still answers with the route: the carrier comes from the mirror.
-        #expect(bench.oracle("203.0.113.5") == "via 10.9.0.2 dev v0 src 10.9.0.1")
+        #expect(bench.here.routeGetWords("203.0.113.5") == "via 10.9.0.2 dev v0 src 10.9.0.1")
         try bench.peer.ip("link", "set", "v1", "up")
         let back = await eventually(within: 20) {
             monitor.readings.value.value?.targets.allSatisfy(\.isReachable) == true
@@ -202,9 +162,9 @@ struct ReachabilityNamespaceTests {
         let plain = try await bench.monitor(["192.0.2.1"])
         defer { plain.stopMonitoring() }
         let answer = marked.readings.value.value?.target("192.0.2.1")
-        #expect(Self.words(answer) == bench.oracle("192.0.2.1", mark: 7))
+        #expect(Self.words(answer) == bench.here.routeGetWords("192.0.2.1", mark: 7))
         #expect(answer?.route?.table == 100)
-        #expect(Self.words(plain.readings.value.value?.target("192.0.2.1")) == bench.oracle("192.0.2.1"))
+        #expect(Self.words(plain.readings.value.value?.target("192.0.2.1")) == bench.here.routeGetWords("192.0.2.1"))
         #expect(plain.readings.value.value?.target("192.0.2.1")?.problem == .noRoute)
         // Removing the rule is a rule change the monitor hears: the marked lookup finds no route any more.
         try bench.here.ip("rule", "del", "fwmark", "7", "table", "100")
@@ -228,14 +188,16 @@ struct ReachabilityNamespaceTests {
                 && report?.target("fd02::1")?.problem == .prohibitedRoute
         }
         #expect(followed, "\(monitor.readings.value)")
-        #expect(Self.words(monitor.readings.value.value?.target("100.64.0.1")) == bench.oracle("100.64.0.1"))
+        #expect(
+            Self.words(monitor.readings.value.value?.target("100.64.0.1")) == bench.here.routeGetWords("100.64.0.1"))
         try bench.here.ip("addr", "flush", "dev", "v0")
         let noSource = await eventually(within: 20) {
             let problem = monitor.readings.value.value?.target("100.64.0.1")?.problem
             return problem != nil
         }
         #expect(noSource, "\(monitor.readings.value)")
-        #expect(Self.words(monitor.readings.value.value?.target("100.64.0.1")) == bench.oracle("100.64.0.1"))
+        #expect(
+            Self.words(monitor.readings.value.value?.target("100.64.0.1")) == bench.here.routeGetWords("100.64.0.1"))
     }
 
     @Test func tcpProbesTellAListenerRefusalsAndDropsApartFromTheRoute() async throws {
@@ -246,7 +208,7 @@ struct ReachabilityNamespaceTests {
         defer { bench.remove() }
         let listener = try bench.listen("10.9.0.2", port: 8080)
         defer { _ = listener.close() }
-        try bench.addFirewallRules()
+        try bench.peer.dropAndRejectTCP(dropping: 8081, rejecting: 8082)
         let clock = ManualClock()
         let loop = EventLoop(clock: clock)
         defer { loop.shutdown() }
@@ -267,7 +229,7 @@ struct ReachabilityNamespaceTests {
         #expect(report.targets.map { $0.tcp?.code } == ["answered", "timed_out", "refused", "refused"])
         for answer in report.targets {
             #expect(answer.isReachable, "the route does not depend on the port: \(answer)")
-            #expect(answer.tcp?.code == bench.tcpOracle("10.9.0.2", port: answer.target.port!), "\(answer)")
+            #expect(answer.tcp?.code == bench.here.tcpConnectAnswer("10.9.0.2", answer.target.port!), "\(answer)")
         }
         #expect(monitor.runningProbes == 0, "every probe's socket is closed once it answered")
         // Stopping closes a probe that is still running.
