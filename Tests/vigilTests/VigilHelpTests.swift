@@ -21,7 +21,8 @@ import VigilTestSupport
         ],
     ]
     static let global = [
-        "--sys-root", "--proc-root", "--etc-root", "--dev-root", "--netns", "--declination", "--help", "-h",
+        "--sys-root", "--proc-root", "--etc-root", "--dev-root", "--netns", "--declination", "--mark", "--help",
+        "-h",
     ]
 
     func run(_ arguments: [String]) async throws -> String {

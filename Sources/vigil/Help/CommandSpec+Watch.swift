@@ -7,6 +7,7 @@ extension CommandSpec {
         usage: [
             "watch [SOURCE…] [OPTIONS]", "watch files PATH… [-r] [-e LIST] [--exclude PATTERN]",
             "watch network [--changes]", "watch devices [--subsystem NAME]", "watch storage [PATH…]",
+            "watch reach HOST[:PORT]… [--mark MARK]",
         ],
         description: """
             Streams readings as they change: one readable line each, or one JSON envelope a line with --json: \
@@ -16,7 +17,13 @@ extension CommandSpec {
             no source named, watches every available source that \
             needs no argument. Duplicates are watched once. A named source this machine lacks is an error unless \
             --wait is given. files takes every word after it as a path; storage takes the words after it that hold \
-            a slash.
+            a slash; reach takes every word up to the next source id as a target.
+
+            reach says for each target (a name, an IPv4 or IPv6 address, HOST:PORT or [IPV6]:PORT) whether a packet \
+            can leave, as the kernel's own route lookup (ip route get) and the interface's carrier and source \
+            address say: "reachable via 10.0.0.1 dev wlan0 (wi-fi) src 10.0.0.23" or "direct", or why not: no \
+            route, unreachable route, prohibited route, blackholed, no carrier on IFACE, no usable source address, \
+            DNS failed. A target with a port is also probed with a TCP connect: TCP answered, refused or timed out.
 
             File paths, mount points and uevent values are bytes. Readable lines escape file paths like ls -b (a \
             newline as "\\n", a byte that is not UTF-8 in octal, as in "caf\\351"), so one event stays on one line; \
@@ -68,6 +75,7 @@ extension CommandSpec {
             ("watch devices --subsystem usb", "USB hot-plug, like udevadm monitor"),
             ("watch cpu --interval 200ms --every --count 10", "ten CPU readings, five a second"),
             ("watch battery --once --json", "the battery's first reading as JSON"),
+            ("watch reach example.org:443 10.0.0.1", "whether and how two hosts can be reached, and port 443 answers"),
         ],
         arguments: SourceCatalog.builtIn.map(\.id))
 }
