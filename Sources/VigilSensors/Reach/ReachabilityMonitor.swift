@@ -48,9 +48,8 @@ public final class ReachabilityMonitor: Source, NetlinkDriven, Sendable {
         var resolutions: [Resolution]
         /// Each name's resolution generation, by target index.
         var resolveGenerations: [UInt64]
-        /// The mirror's latest path, or why it is unavailable; nil until the first dump.
+        /// The mirror's latest path; nil until the first dump, and while the mirror is unavailable.
         var path: NetworkPath?
-        var pathUnavailable: String?
         /// The latest answer for each address looked up.
         var lookups: [IPAddress: RouteLookup] = [:]
         /// Requests of the running round, by sequence number.
@@ -145,7 +144,13 @@ public final class ReachabilityMonitor: Source, NetlinkDriven, Sendable {
     /// - Throws: ``SensorError`` when a socket or the namespace cannot be opened; the monitor then stays stopped.
     public func startMonitoring() throws(SensorError) {
         // The lookup socket first: the mirror's first path then finds it open and starts a round.
-        try driver.start(self)
+        do {
+            try driver.start(self)
+        } catch {
+            // The socket was opened and the resolver started before the registration failed: release them too.
+            stopMonitoring()
+            throw error
+        }
         // What asked for a round while the socket was being opened (a name resolved) asks now.
         evaluate()
         do {
@@ -465,18 +470,18 @@ public final class ReachabilityMonitor: Source, NetlinkDriven, Sendable {
             let running = state.withLock { state -> Bool in
                 guard state.generation != 0 else { return false }
                 state.path = nil
-                state.pathUnavailable = reason
                 state.lastPublished = nil
                 return true
             }
             guard running else { return }
             readings.publish(.unavailable(reason: "network: \(reason)"))
         case .value(let path):
-            state.withLock { state in
+            let running = state.withLock { state -> Bool in
+                guard state.generation != 0 else { return false }
                 state.path = path
-                state.pathUnavailable = nil
+                return true
             }
-            evaluate()
+            if running { evaluate() }
         }
     }
 }
