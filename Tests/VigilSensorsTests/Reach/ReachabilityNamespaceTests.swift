@@ -54,6 +54,7 @@ struct ReachabilityNamespaceTests {
                     "route add prohibit fd01::2",
                     "route add blackhole fd01::3", "route add throw fd01::4",
                     "route add 192.0.2.0/24 via 10.9.0.2 table 100", "rule add fwmark 7 table 100",
+                    "route add 198.18.0.0/24 via 172.16.0.1 dev v0 onlink",
                 ])
             } catch {
                 remove()
@@ -113,6 +114,7 @@ struct ReachabilityNamespaceTests {
     static let addresses = [
         "203.0.113.5", "10.9.0.2", "10.9.0.1", "198.51.100.1", "198.51.100.2", "198.51.100.3", "198.51.100.4",
         "8.8.8.8", "2001:db8:1::5", "fd00::2", "fd00::1", "fd01::1", "fd01::2", "fd01::3", "fd01::4", "2001:db8:9::1",
+        "10.9.0.255", "198.18.0.7",
     ]
 
     @Test func everyRouteTypeAgreesWithIPRouteGet() async throws {
@@ -132,6 +134,8 @@ struct ReachabilityNamespaceTests {
         #expect(report.target("10.9.0.1")?.route?.medium == .loopback)
         #expect(report.target("198.51.100.4")?.problem == .noRoute)
         #expect(report.target("fd01::3")?.problem == .blackholed)
+        #expect(report.target("10.9.0.255")?.route?.type == .broadcast)
+        #expect(report.target("198.18.0.7")?.route?.gateway?.description == "172.16.0.1", "an onlink gateway")
     }
 
     @Test func aPeerLinkDownIsNoCarrierThoughTheKernelStillRoutes() async throws {
