@@ -56,7 +56,10 @@ struct HomeAssistantTemplateTests {
                 rendered += 1
                 if online != (["online"] if value_json["status"] == "ok" else ["offline"]):
                     failures.append(f"{topic}: availability {online} for status {value_json['status']}")
-                if value != "None":
+                if value != "None" and topic.startswith("homeassistant/binary_sensor/"):
+                    if value not in (config["payload_on"], config["payload_off"]):
+                        failures.append(f"{topic}: {value!r} is neither on nor off on {payload[:160]}")
+                elif value != "None":
                     try:
                         float(value)
                     except ValueError:
@@ -85,11 +88,11 @@ struct HomeAssistantTemplateTests {
         let vigil = try ChildProcess(vigil: [
             "--sys-root", sys.root, "publish", "--broker", "mqtt://127.0.0.1:\(broker.port)", "--topic", "vigil/j",
             "--homeassistant", "--interval", "100ms", "--declination", "10", "thermal", "battery", "memory", "cpu",
-            "storage", "compass", "attitude", "network",
+            "storage", "compass", "attitude", "network", "reach", "127.0.0.1:9", "::1",
         ])
         let configs = { subscriber.standardOutput.components(separatedBy: "/config ").count - 1 }
         #expect(
-            await eventually(within: 30) { configs() >= 11 }, "\(subscriber.standardOutput)\n\(vigil.standardError)")
+            await eventually(within: 30) { configs() >= 14 }, "\(subscriber.standardOutput)\n\(vigil.standardError)")
         // Later readings without what the configs were made from: a zone without a temperature, a battery gone, then
         // a thermal class that cannot be read at all (unavailable).
         scratch.write("sys/class/thermal/thermal_zone1/temp", "nan\n")
@@ -113,7 +116,7 @@ struct HomeAssistantTemplateTests {
             try JSONSerialization.jsonObject(with: Data(render.standardOutput.utf8)) as? [String: Any],
             "\(render.standardOutput)\(render.standardError)")
         #expect((report["failures"] as? [String])?.isEmpty == true, "\(report["failures"] ?? "")")
-        #expect((report["configs"] as? Int ?? 0) >= 11 && (report["rendered"] as? Int ?? 0) >= 15, "\(report)")
+        #expect((report["configs"] as? Int ?? 0) >= 14 && (report["rendered"] as? Int ?? 0) >= 18, "\(report)")
         // The network's traffic counters, for every interface but loopback this machine has (CI's has eth0).
         let interfaces = (try? FileManager.default.contentsOfDirectory(atPath: "/sys/class/net")) ?? []
         let counted = interfaces.filter { $0 != "lo" && $0.allSatisfy { $0.isLetter || $0.isNumber } }
@@ -129,6 +132,13 @@ struct HomeAssistantTemplateTests {
         for object in ["compass", "compass_true", "attitude_yaw", "attitude_pitch", "attitude_roll"] {
             #expect(subscriber.standardOutput.contains("/\(object)/config "), "no \(object) sensor")
         }
+        // reach: a connectivity binary sensor per target, and one for the port of the target that has one.
+        for object in ["reach_127_0_0_1_9", "reach___1", "reach_tcp_127_0_0_1_9"] {
+            #expect(
+                subscriber.standardOutput.contains("homeassistant/binary_sensor/")
+                    && subscriber.standardOutput.contains("/\(object)/config "), "no \(object) binary sensor")
+        }
+        #expect(!subscriber.standardOutput.contains("/reach_tcp___1/config "), "no port, no TCP sensor")
         #expect((report["statuses"] as? [String])?.contains("unavailable") == true, "\(report)")
     }
 }

@@ -1,7 +1,9 @@
 import Foundation
+import VigilSensors
 
 /// Home Assistant MQTT discovery: for a numeric source, the retained config messages that make Home Assistant list
-/// its sensors (`homeassistant/sensor/<node>/<object>/config`) without configuration.
+/// its sensors (`homeassistant/sensor/<node>/<object>/config`) without configuration; for `reach`, connectivity
+/// binary sensors (`homeassistant/binary_sensor/…`): each target reachable, and its port answering.
 ///
 /// The sensors are derived from the source's first reading that has a value, so each thermal zone, battery and
 /// mount point becomes its own sensor, picked out of the JSON envelope by a `value_template`.
@@ -15,6 +17,8 @@ enum HomeAssistantDiscovery {
         let deviceClass: String?
         /// `measurement` for a value that goes up and down, `total_increasing` for a counter that only resets.
         var stateClass = "measurement"
+        /// `sensor`, or `binary_sensor` for one whose template renders `ON` or `OFF` (and no unit).
+        var component = "sensor"
     }
 
     /// The sensors of `source` found in `envelope` (a JSON object with a value); empty for a source that is not
@@ -85,6 +89,8 @@ enum HomeAssistantDiscovery {
                     objectID: "wifi_signal_" + sanitized(interface), name: "Wi-Fi signal \(interface)",
                     template: template, unit: "dBm", deviceClass: "signal_strength")
             }
+        case "reach":
+            return reachability(envelope)
         case "backlight":
             return [
                 Sensor(
@@ -115,6 +121,36 @@ enum HomeAssistantDiscovery {
         }
     }
 
+    /// A connectivity binary sensor per target (reachable), and per target with a port (its TCP probe answered).
+    private static func reachability(_ envelope: [String: Any]) -> [Sensor] {
+        guard let targets = envelope["targets"] as? [[String: Any]] else { return [] }
+        return targets.flatMap { target -> [Sensor] in
+            // A quote would end the template's string literal: such a target gets no sensor.
+            guard let name = target["target"] as? String, !name.contains("'"), !name.contains("\\") else { return [] }
+            let select =
+                "{% set item = value_json.targets | selectattr('target', 'eq', '\(name)') | first "
+                + "if value_json.status == 'ok' and value_json.targets is defined else none %}"
+            let known = "item is defined and item is not none"
+            var sensors = [
+                Sensor(
+                    objectID: "reach_" + sanitized(name), name: "Reachable \(name)",
+                    template: select + "{{ ('ON' if item.reachable else 'OFF') if \(known) else None }}", unit: "",
+                    deviceClass: "connectivity", component: "binary_sensor")
+            ]
+            if (try? ReachTarget(parsing: name))?.port != nil {
+                // HOST:PORT or [V6]:PORT: the probe's answer; `probing` and no probe at all are unknown.
+                sensors.append(
+                    Sensor(
+                        objectID: "reach_tcp_" + sanitized(name), name: "TCP answers \(name)",
+                        template: select
+                            + "{{ ('ON' if item.tcp == 'answered' else 'OFF') if \(known) and item.tcp is defined "
+                            + "and item.tcp != 'probing' else None }}", unit: "", deviceClass: "connectivity",
+                        component: "binary_sensor"))
+            }
+            return sensors
+        }
+    }
+
     /// A sensor of an angle in degrees at `path` of the envelope.
     private static func degrees(_ objectID: String, _ name: String, _ path: String) -> Sensor {
         Sensor(objectID: objectID, name: name, template: value(path), unit: "°", deviceClass: nil)
@@ -129,7 +165,6 @@ enum HomeAssistantDiscovery {
             "name": sensor.name,
             "state_topic": prefix + "/" + source,
             "value_template": sensor.template,
-            "unit_of_measurement": sensor.unit,
             "unique_id": node + "_" + sensor.objectID,
             // Available while vigil is online and the source's latest reading has a value: a pending or unavailable
             // reading marks the sensor unavailable instead of feeding its template a payload without the value.
@@ -141,14 +176,20 @@ enum HomeAssistantDiscovery {
                 ],
             ],
             "availability_mode": "all",
-            "state_class": sensor.stateClass,
             "device": ["identifiers": [node], "name": host, "manufacturer": "Vigil"],
         ]
+        if sensor.component == "binary_sensor" {
+            object["payload_on"] = "ON"
+            object["payload_off"] = "OFF"
+        } else {
+            object["unit_of_measurement"] = sensor.unit
+            object["state_class"] = sensor.stateClass
+        }
         if let deviceClass = sensor.deviceClass { object["device_class"] = deviceClass }
         let data =
             (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]))
             ?? Data()
-        return ("homeassistant/sensor/\(node)/\(sensor.objectID)/config", Array(data))
+        return ("homeassistant/\(sensor.component)/\(node)/\(sensor.objectID)/config", Array(data))
     }
 
     /// A name as Home Assistant's node and object ids allow it: letters, digits, `_` and `-`.
