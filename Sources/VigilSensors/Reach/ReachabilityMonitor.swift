@@ -206,7 +206,12 @@ public final class ReachabilityMonitor: Source, NetlinkDriven, Sendable {
     package var completedRounds: Int { state.withLock { $0.completedRounds } }
 
     /// How many TCP probes have a socket open, so tests can check that every path closes it.
-    package var runningProbes: Int { state.withLock { $0.probes.values.count { $0.descriptor != nil } } }
+    package var runningProbes: Int { probeDescriptors.count }
+
+    /// The descriptor numbers of the TCP probes' open sockets, so tests can check that a release closes them.
+    package var probeDescriptors: [Int32] {
+        state.withLock { $0.probes.values.compactMap { $0.descriptor?.rawValue } }
+    }
 
     /// The monitor's current registrations with the event loop, so tests can check that a released monitor leaves
     /// none behind.

@@ -239,8 +239,35 @@ struct ReachabilityNamespaceTests {
         // Stopping closes a probe that is still running.
         monitor.refresh()
         _ = await eventually(within: 20) { monitor.runningProbes == 1 }
+        let running = monitor.probeDescriptors.first.flatMap(Self.openFile)
+        #expect(running?.hasPrefix("socket:") == true, "\(String(describing: running))")
         monitor.stopMonitoring()
         #expect(monitor.runningProbes == 0)
+        #expect(Self.openFiles().allSatisfy { $0 != running }, "the stopped monitor's probe socket is still open")
+        // Releasing a running monitor closes a probe that is still running.
+        var socket: String?
+        do {
+            let released = ReachabilityMonitor(
+                targets: [ReachTarget(host: "10.9.0.2", port: 8081)], namespace: bench.here.path, eventLoop: loop)
+            try released.startMonitoring()
+            #expect(await eventually(within: 20) { released.runningProbes == 1 })
+            socket = released.probeDescriptors.first.flatMap(Self.openFile)
+            #expect(socket?.hasPrefix("socket:") == true, "\(String(describing: socket))")
+        }
+        try await loop.barrier()
+        let closed = await eventually(within: 20) { Self.openFiles().allSatisfy { $0 != socket } }
+        #expect(closed, "the released monitor's probe socket \(socket ?? "") is still open")
+    }
+
+    /// What descriptor `number` of this process is (`socket:[INODE]` for a socket), from `/proc/self/fd`.
+    private static func openFile(_ number: Int32) -> String? {
+        try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(number)")
+    }
+
+    /// What every open descriptor of this process is.
+    private static func openFiles() -> [String] {
+        let numbers = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        return numbers.compactMap { Int32($0).flatMap(openFile) }
     }
 
     @Test func aTentativeAddressIsNoUsableSourceTillDuplicateDetectionEnds() async throws {
