@@ -13,7 +13,7 @@ import VigilTestSupport
             "--json", "--timestamps", "-t", "--once", "--count", "--timeout", "--interval", "--every", "--wait",
             "--recursive", "-r", "--events", "-e", "--exclude", "--changes", "--subsystem",
         ],
-        "get": ["--json", "--timeout", "--timestamps"], "help": ["--man"], "completions": [], "top": [],
+        "get": ["--json", "--timeout", "--timestamps"], "help": ["--man"], "completions": [], "top": ["--reach"],
         "serve": ["--listen", "--textfile", "--interval"],
         "publish": [
             "--broker", "--topic", "--qos", "--username", "--password-file", "--homeassistant", "--keep-alive",

@@ -23,6 +23,17 @@ enum TopCommand {
         let path = arguments.positional.first ?? "."
         let options = try arguments.sourceOptions()
         let entries = rowEntries(options)
+        // --reach TARGET (repeated, or several in one word): a row of the reach source's answers.
+        let reachTargets = arguments.values("--reach").flatMap { $0.split(whereSeparator: \.isWhitespace) }
+        var reach: CatalogSource?
+        if !reachTargets.isEmpty {
+            do {
+                reach = try SourceCatalog.entry(id: "reach")!.make(
+                    options, argument: BytePath(reachTargets.joined(separator: " ")))
+            } catch {
+                throw .usage("--reach: \(error)")
+            }
+        }
         let ending = TopEnding()
         let signals = ending.listen(to: handledSignals)
         defer { for source in signals { source.cancel() } }
@@ -30,7 +41,8 @@ enum TopCommand {
             throw .usage("top draws on a terminal and standard output is not one; use vigil watch for pipes")
         }
         let dashboard = TopDashboard(
-            terminal: terminal, rowSources: entries.map(\.id), filesTitle: BytePath(path).description)
+            terminal: terminal, rowSources: entries.map(\.id) + (reach == nil ? [] : ["reach"]),
+            filesTitle: BytePath(path).description)
         var running: [DashboardSource] = []
         defer {
             for source in running { source.stop() }
@@ -48,6 +60,13 @@ enum TopCommand {
             running.append(try DashboardSource(files, dashboard: dashboard))
         } catch {
             throw ToolError(message: "files: \(error)", status: 1)
+        }
+        if let reach {
+            do {
+                running.append(try DashboardSource(reach, dashboard: dashboard))
+            } catch {
+                dashboard.queue.async { dashboard.record("cannot start: \(error)", from: "reach") }
+            }
         }
         for entry in entries + ["network", "devices"].compactMap(SourceCatalog.entry(id:)) {
             guard let source = try? entry.make(options) else { continue }
