@@ -296,6 +296,26 @@ struct ReachabilityNamespaceTests {
         #expect(usable, "\(monitor.readings.value)")
         #expect(monitor.readings.value.value?.targets.first?.route?.sourceAddress?.description == "fd05::1")
     }
+
+    @Test func aFailedLookupSocketIsUnavailableInBandThenRecovers() async throws {
+        let bench = try Bench.make()
+        defer { bench.remove() }
+        let monitor = try await bench.monitor(["203.0.113.5"])
+        defer { monitor.stopMonitoring() }
+        let seen = FutexMutex<[String]>([])
+        let subscription = monitor.readings.subscribe { reading in seen.withLock { $0.append("\(reading)") } }
+        defer { subscription.dispose() }
+        monitor.driver.simulateSocketError(.ioError, for: monitor)
+        let said = await eventually(within: 20) {
+            seen.withLock { $0.contains { $0.hasPrefix("unavailable: ") && $0.contains("EIO") } }
+        }
+        #expect(said, "\(seen.withLock { $0 })")
+        // The socket is reopened after 100 ms and the lookups run again: the answer is back, the subject never ended.
+        let back = await eventually(within: 20) { monitor.readings.value.value?.targets.first?.isReachable == true }
+        #expect(back, "\(monitor.readings.value)")
+        #expect(monitor.isMonitoring)
+        #expect(Self.words(monitor.readings.value.value?.targets.first) == bench.here.routeGetWords("203.0.113.5"))
+    }
 }
 
 extension NetlinkTestNamespace {
