@@ -32,8 +32,6 @@ public final class ReachabilityMonitor: Source, NetlinkDriven, Sendable {
     }()
     /// How many datagrams one wake-up reads before yielding the loop thread.
     private static let datagramsPerWakeup = 64
-    /// How long a round of lookups may go unanswered before it is asked again.
-    static let roundTimeout = Duration.seconds(5)
 
     /// One target's name resolution.
     enum Resolution: Hashable, Sendable {
@@ -54,8 +52,6 @@ public final class ReachabilityMonitor: Source, NetlinkDriven, Sendable {
         var lookups: [IPAddress: RouteLookup] = [:]
         /// Requests of the running round, by sequence number.
         var inFlight: [UInt32: IPAddress] = [:]
-        /// The running round's watchdog, cancelled when the round ends.
-        var roundWatchdog: EventLoop.Registration?
         /// Something changed while a round ran: run another when it ends.
         var dirty = false
         var nextSequence: UInt32 = 1
@@ -257,6 +253,9 @@ public final class ReachabilityMonitor: Source, NetlinkDriven, Sendable {
             case .datagram(let count, let sender, let truncated):
                 guard sender.isKernel else { continue }
                 if truncated {
+                    // Perhaps an answer, cut: the kernel answers every lookup once, so a lost one is asked again (a
+                    // round never waits on a timer for what overflow or truncation already said was lost).
+                    state.withLock { $0.inFlight = [:] }
                     changed = true
                     continue
                 }
@@ -321,45 +320,21 @@ public final class ReachabilityMonitor: Source, NetlinkDriven, Sendable {
             for (sequence, address) in requests {
                 try socket.send(RouteLookup.requestBytes(for: address, mark: mark, sequence: sequence))
             }
-            let first = requests[0].0
-            let watchdog = try driver.loop.schedule(after: Self.roundTimeout) { [weak self] in
-                self?.checkRound(first: first, generation: generation)
-            }
-            driver.addTimer(watchdog, generation: generation)
-            let previous = state.withLock { state -> EventLoop.Registration? in
-                defer { state.roundWatchdog = watchdog }
-                return state.roundWatchdog
-            }
-            previous?.cancel()
         } catch {
             driver.fail(self, generation: generation, error: error)
         }
     }
 
-    /// Asks again when the round that began with `first` is still unanswered (its answers were lost).
-    private func checkRound(first: UInt32, generation: UInt64) {
-        let stuck = state.withLock { state -> Bool in
-            guard state.generation == generation, state.inFlight[first] != nil else { return false }
-            state.inFlight = [:]
-            return true
-        }
-        if stuck { evaluate() }
-    }
-
     private func receive(_ replies: [RouteLookup.Reply], generation: UInt64) {
-        let ended = state.withLock { state -> (EventLoop.Registration?)? in
-            guard state.generation == generation, !state.inFlight.isEmpty else { return nil }
+        let ended = state.withLock { state -> Bool in
+            guard state.generation == generation, !state.inFlight.isEmpty else { return false }
             for reply in replies {
                 guard let address = state.inFlight.removeValue(forKey: reply.sequence) else { continue }
                 state.lookups[address] = reply.lookup
             }
-            guard state.inFlight.isEmpty else { return nil }
-            defer { state.roundWatchdog = nil }
-            return .some(state.roundWatchdog)
+            return state.inFlight.isEmpty
         }
-        guard let ended else { return }
-        ended?.cancel()
-        roundEnded(generation: generation)
+        if ended { roundEnded(generation: generation) }
     }
 
     /// Publishes the report when it changed, starts the probes it calls for, and runs the next round if one is due.
