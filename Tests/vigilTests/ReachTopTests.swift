@@ -8,7 +8,7 @@ import VigilTestSupport
 struct ReachTopTests {
     @Test func topShowsAReachRow() async throws {
         let top = try await TopCommandTests.Fixture(
-            arguments: ["--reach", "127.0.0.1:9", "--reach", "::1"], width: 200, height: 40)
+            arguments: ["--reach", "127.0.0.1:9", "--reach", "::1"], width: 200, height: 60)
         await top.expectScreen { screen in
             screen.split(separator: "\n").contains { line in
                 line.contains("reach") && line.contains("127.0.0.1:9: reachable local dev lo (loopback)")
