@@ -81,6 +81,14 @@ public struct NetworkInterface: Hashable, Sendable, Encodable, CustomStringConve
         return .carrier
     }
 
+    /// This interface without its traffic counters and rates: what it says about the link and its addresses.
+    var withoutTraffic: NetworkInterface {
+        var link = self
+        link.traffic = nil
+        link.rates = nil
+        return link
+    }
+
     /// For example `eth0 (#2 ethernet) routable UP,LOWER_UP mtu 1500 192.0.2.10/24`, then the rates when known
     /// (`rx 1.2 kB/s 10 pkt/s, tx 300 B/s 3 pkt/s`).
     public var description: String {

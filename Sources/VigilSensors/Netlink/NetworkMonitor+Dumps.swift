@@ -4,6 +4,7 @@ extension NetworkMonitor {
     /// Replaces the timer that refreshes the counters with one at the current interval, for `generation`'s socket;
     /// its end cancels the timer. Called outside the lock.
     func scheduleCounterRefresh(generation: UInt64) throws(SensorError) {
+        guard refreshesCounters else { return }
         let interval = state.withLock { $0.updateInterval }
         let timer = try driver.loop.schedule(every: interval) { [weak self] in
             self?.refreshCounters(generation)

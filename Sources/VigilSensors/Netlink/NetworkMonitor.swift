@@ -66,6 +66,8 @@ public final class NetworkMonitor: Source, NetlinkDriven, Sendable {
 
     private let receiveBufferSize: Int
     private let root: String
+    /// Whether the traffic counters are refreshed on ``updateInterval``.
+    let refreshesCounters: Bool
     let driver: NetlinkDriver
     let counters = NetlinkCounters()
     let state: FutexMutex<State>
@@ -83,13 +85,26 @@ public final class NetworkMonitor: Source, NetlinkDriven, Sendable {
     ///   - updateInterval: How often the traffic counters are refreshed while someone subscribes; below 1 ms (zero
     ///     and negative included) it is raised to 1 ms.
     ///   - eventLoop: The loop that watches the socket.
-    public init(
+    public convenience init(
         namespace: String? = nil, receiveBufferSize: Int = 8 << 20, root: String = "/sys",
         updateInterval: Duration = .seconds(1), eventLoop: EventLoop = .shared
+    ) {
+        self.init(
+            namespace: namespace, receiveBufferSize: receiveBufferSize, root: root, updateInterval: updateInterval,
+            eventLoop: eventLoop, refreshesCounters: true)
+    }
+
+    /// A monitor whose counters are refreshed only when `refreshesCounters`: a mirror kept for its links, addresses
+    /// and routes alone (as the reach source's) would otherwise dump the links every interval and publish a new path
+    /// whenever traffic flows.
+    package init(
+        namespace: String? = nil, receiveBufferSize: Int = 8 << 20, root: String = "/sys",
+        updateInterval: Duration = .seconds(1), eventLoop: EventLoop = .shared, refreshesCounters: Bool
     ) {
         self.namespace = namespace
         self.receiveBufferSize = receiveBufferSize
         self.root = root
+        self.refreshesCounters = refreshesCounters
         state = FutexMutex(State(updateInterval: updateInterval.clampedUpdateInterval))
         driver = NetlinkDriver(loop: eventLoop, bufferSize: 1 << 16)
     }

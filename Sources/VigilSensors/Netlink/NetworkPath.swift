@@ -50,6 +50,13 @@ public struct NetworkPath: Hashable, Sendable, Encodable, CustomStringConvertibl
         return interfaces == other.interfaces && routes == other.routes && omittedRoutes == other.omittedRoutes
     }
 
+    /// Whether this path says the same as `other` about links, addresses and routes: all but the time and the
+    /// traffic counters and rates, which move with every packet.
+    func hasSameState(as other: NetworkPath?) -> Bool {
+        guard let other, routes == other.routes, omittedRoutes == other.omittedRoutes else { return false }
+        return interfaces.elementsEqual(other.interfaces) { $0.withoutTraffic == $1.withoutTraffic }
+    }
+
     /// Whether every interface of this path has the same traffic counters as in `other`.
     func hasSameTraffic(as other: NetworkPath?) -> Bool {
         guard let other else { return false }

@@ -116,7 +116,9 @@ public final class ReachabilityMonitor: Source, NetlinkDriven, Sendable {
         self.namespace = namespace
         self.etcRoot = etcRoot
         lookupName = lookup
-        network = NetworkMonitor(namespace: namespace, root: root, eventLoop: eventLoop)
+        // Links, addresses and routes only: refreshed counters would publish a path, and so ask every lookup
+        // again, every second that traffic flows.
+        network = NetworkMonitor(namespace: namespace, root: root, eventLoop: eventLoop, refreshesCounters: false)
         driver = NetlinkDriver(loop: eventLoop, bufferSize: 1 << 16)
         state = FutexMutex(
             State(
@@ -456,12 +458,13 @@ public final class ReachabilityMonitor: Source, NetlinkDriven, Sendable {
             guard running else { return }
             readings.publish(.unavailable(reason: "network: \(reason)"))
         case .value(let path):
-            let running = state.withLock { state -> Bool in
+            // Counters moved by traffic change no answer: only links, addresses and routes ask the lookups again.
+            let changed = state.withLock { state -> Bool in
                 guard state.generation != 0 else { return false }
-                state.path = path
-                return true
+                defer { state.path = path }
+                return !path.hasSameState(as: state.path)
             }
-            if running { evaluate() }
+            if changed { evaluate() }
         }
     }
 }
