@@ -20,10 +20,16 @@ public struct ReachTarget: Hashable, Sendable, Encodable, CustomStringConvertibl
     ///
     /// - Parameter text: `HOST`, `HOST:PORT`, an IPv6 literal, or `[IPV6]:PORT`.
     /// - Throws: ``SensorError/invalidArgument(name:value:reason:)`` for an empty host, a port that is not 1–65535,
-    ///   an unclosed bracket, or a name with characters no host name has (white space, `/`, control characters).
+    ///   an unclosed bracket, an address with a zone (`fe80::1%eth0`), or a name with characters no host name has
+    ///   (white space, `/`, control characters).
     public init(parsing text: String) throws(SensorError) {
         func invalid(_ reason: String) -> SensorError {
             .invalidArgument(name: "reach target", value: text, reason: reason)
+        }
+        // A zone would have to bind the route lookup and the probe to its interface; unbound, the answer could be
+        // another interface's, so such a target is refused rather than answered wrongly.
+        guard !text.contains("%") else {
+            throw invalid("an address with a zone (fe80::1%eth0) is not supported; write the address without it")
         }
         var host = Substring(text)
         var portText: Substring?

@@ -32,6 +32,17 @@ struct ReachabilityUnitTests {
         #expect(throws: SensorError.self) { try ReachTarget(parsing: text) }
     }
 
+    /// A zone is refused for what it is: the lookup and the probe are not bound to its interface (they were told
+    /// "an IPv6 address with a port is written [ADDRESS]:PORT" or "[ ] holds an IPv6 address").
+    @Test(arguments: ["fe80::1%eth0", "[fe80::1%eth0]:22", "fe80::1%2"])
+    func anAddressWithAZoneIsRefusedSayingSo(text: String) {
+        #expect {
+            try ReachTarget(parsing: text)
+        } throws: { error in
+            "\(error)".contains("an address with a zone (fe80::1%eth0) is not supported")
+        }
+    }
+
     @Test func theCatalogRefusesABadTargetAndTakesSeveral() throws {
         let entry = try #require(SourceCatalog.entry(id: "reach"))
         #expect(entry.argumentName == "TARGET…")
