@@ -18,6 +18,10 @@ import VigilTestSupport
         let changes = PublishSubject<DeviceEvent>()
         let writeEnd: Int32
         let monitor: RadioMonitor
+        private let readEnd: Int32
+        /// Whether the test closed the write end itself (its end of file); deinit then must not close that number,
+        /// which another thread may have opened again meanwhile.
+        private let writerClosed = FutexMutex(false)
 
         /// `hci0` (rfkill0, unblocked) and `phy0` (rfkill1, soft-blocked); `acceptsSize`: whether the size request
         /// is accepted.
@@ -35,8 +39,14 @@ import VigilTestSupport
             }
             writeEnd = ends[1]
             let readEnd = ends[0]
+            self.readEnd = readEnd
+            // Each open owns a duplicate: the monitor closes what it opened, the rig its own read end.
             let access = RfkillAccess(
-                open: { (_) throws(SensorError) in FileDescriptor(readEnd) },
+                open: { (_) throws(SensorError) in
+                    let duplicate = fcntl(readEnd, F_DUPFD_CLOEXEC, 0)
+                    guard duplicate >= 0 else { throw SensorError.from(Errno.current, call: "dup", path: "") }
+                    return FileDescriptor(duplicate)
+                },
                 requestEventSize: { _, size in acceptsSize })
             monitor = RadioMonitor(
                 root: sys.root, devRoot: sys.root + "/dev", updateInterval: .seconds(3600), changes: changes,
@@ -46,8 +56,18 @@ import VigilTestSupport
 
         deinit {
             monitor.stopMonitoring()
-            close(writeEnd)
+            if !writerClosed.withLock({ $0 }) { close(writeEnd) }
+            close(readEnd)
             loop.shutdown()
+        }
+
+        /// Closes the write end once: the device ends.
+        func closeWriter() {
+            let first = writerClosed.withLock { closed in
+                defer { closed = true }
+                return !closed
+            }
+            if first { close(writeEnd) }
         }
 
         var value: RadioSwitches? { monitor.readings.value.value }
@@ -165,7 +185,7 @@ import VigilTestSupport
     /// The end of the device (the pipe closed) stops following it and says so; sysfs still serves.
     @Test func anEndedDeviceIsReportedAndSysfsStillServes() async throws {
         let rig = try await Self.started()
-        close(rig.writeEnd)
+        rig.closeWriter()
         #expect(await eventually { rig.value?.eventDeviceProblem?.contains("end of file") == true })
         #expect(rig.value?.eventDevice == nil && rig.value?.switches.count == 2)
         rig.sys.write("class/rfkill/rfkill0/soft", "1\n")
