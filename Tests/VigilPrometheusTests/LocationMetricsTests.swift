@@ -37,5 +37,7 @@ import VigilTestSupport
             #expect(text.contains(line), "no “\(line)” in:\n\(text)")
         }
         #expect(!text.contains("vigil_location_error_meters"), "no GST, no errors")
+        // Released after its last write, it would hang the line up under the monitor (Swift ends lifetimes early).
+        withExtendedLifetime(terminal) {}
     }
 }

@@ -27,6 +27,8 @@ import VigilTestSupport
         #expect(await get.waitForExit())
         #expect(get.exitStatus == 0, "\(get.standardError)")
         #expect(get.standardOutput == "location: no fix, 3 satellites in view\n")
+        // Released after its last use, the receiver would hang its line up under vigil (Swift ends lifetimes early).
+        withExtendedLifetime(receiver) {}
     }
 
     /// A fix's own UTC time is `fixTime` in JSON: the envelope's `time` is when the reading was published.
@@ -41,6 +43,7 @@ import VigilTestSupport
         #expect((fix["fixTime"] as? String)?.hasPrefix("2006-08-10T03:") == true, "\(fix)")
         #expect((fix["time"] as? String)?.hasPrefix("2006") == false, "\(fix)")
         #expect(fix["mode"] as? String != "waiting")
+        withExtendedLifetime(receiver) {}
     }
 
     /// `vigil top` shows the fix on the location's row, as its text (a fix has no one number to plot).

@@ -57,6 +57,7 @@ import VigilTestSupport
         #expect(Self.hasFix(readings, at: "2014-12-31T03:07:19.000Z"))
         let fix = try #require(monitor.readings.value.value)
         #expect(fix.mode == .threeD && fix.satellitesUsed == 7 && fix.receiverType == "UBX")
+        withExtendedLifetime(fixture) {}
     }
 
     @Test func aHungUpReceiverIsUnavailableAndTheNextOneIsRead() async throws {
@@ -74,6 +75,7 @@ import VigilTestSupport
         #expect(monitor.readings.value.value?.mode == .waiting)
         replacement.write(Self.log("ublox-lea-4h-nofix-then-fix.log").prefix(1200))
         #expect(await eventually { monitor.readings.value.value?.description == "no fix, 3 satellites in view" })
+        withExtendedLifetime((fixture, replacement)) {}
     }
 
     @Test func floodsAndBinaryKeepTheLoopWorking() async throws {
@@ -93,6 +95,7 @@ import VigilTestSupport
         }
         #expect(flooded)
         #expect(await eventually { Self.hasFix(readings, at: "2024-03-24T20:42:21.000Z") })
+        withExtendedLifetime(fixture) {}
     }
 
     @Test func aSerialDeviceIsReadByPathEvenWhenItIsNotUTF8() async throws {
@@ -109,6 +112,9 @@ import VigilTestSupport
         #expect(await eventually { monitor.readings.value.value?.mode == .threeD })
         let fix = try #require(monitor.readings.value.value)
         #expect(fix.receiver.hasSuffix("tty-\\377") && fix.receiverType == nil)
+        // Its last use was the write: Swift may release it (and hang the line up) while the monitor still reads, which
+        // CI once saw as "the receiver went away (end of file)" before the fix came. So in every test here.
+        withExtendedLifetime(terminal) {}
     }
 
     @Test func noReceiverIsUnavailableWithAReason() {

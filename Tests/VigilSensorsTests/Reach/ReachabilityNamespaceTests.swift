@@ -81,7 +81,9 @@ struct ReachabilityNamespaceTests {
                     }
                 }
                 guard fd >= 0, bound == 0, Glibc.listen(fd, 16) == 0 else {
-                    throw SensorError.from(Errno.current, call: "listen", path: "\(address):\(port)")
+                    let error = SensorError.from(Errno.current, call: "listen", path: "\(address):\(port)")
+                    if fd >= 0 { close(fd) }
+                    throw error
                 }
                 return fd
             }
