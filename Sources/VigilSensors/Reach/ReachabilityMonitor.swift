@@ -203,6 +203,10 @@ public final class ReachabilityMonitor: Source, NetlinkDriven, Sendable {
     /// The rounds of lookups completed since the socket opened, so tests can wait instead of sleeping.
     package var completedRounds: Int { state.withLock { $0.completedRounds } }
 
+    /// How many times each name target has been asked for (its resolution generation), so tests can wait until a
+    /// change was noticed before letting an older answer through.
+    package var nameRequests: [UInt64] { state.withLock { $0.resolveGenerations } }
+
     /// How many TCP probes have a socket open, so tests can check that every path closes it.
     package var runningProbes: Int { probeDescriptors.count }
 

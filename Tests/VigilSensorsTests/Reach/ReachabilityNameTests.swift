@@ -94,8 +94,11 @@ extension InotifyKernelTests {
             #expect(replaceFile(etc.file("resolv.conf"), "nameserver 192.0.2.54\n"))
             let asked = await eventually(within: 20) { resolver.count == held }
             #expect(asked)
+            let requested = monitor.nameRequests[0]
             #expect(replaceFile(etc.file("resolv.conf"), "nameserver 192.0.2.55\n"))
-            // Call N + 1 is queued behind the held call N: let call N answer (stale), then call N + 1.
+            // Call N + 1 is queued behind the held call N once the monitor has seen the second replace (before, call
+            // N's answer is still current): then let call N answer (stale), then call N + 1.
+            #expect(await eventually(within: 20) { monitor.nameRequests[0] > requested })
             resolver.release()
             let current = await eventually(within: 20) { Self.address(monitor) == "127.0.0.\(held + 2)" }
             #expect(current, "\(monitor.readings.value)")
