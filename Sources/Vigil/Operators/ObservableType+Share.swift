@@ -20,15 +20,20 @@ extension ObservableType {
     /// Like ``share()``, reference-counted: the first subscriber subscribes this stream and the last one's disposal
     /// disposes it. A joining subscriber receives the newest `replay` values of the current subscription, then every
     /// later value, with no gap and no duplicate even while other threads publish, join and leave (a
-    /// ``ReplaySubject`` per subscription of this stream). A subscriber that comes after everyone left starts a new
-    /// subscription, with nothing to replay. RxSwift: `share(replay:scope: .whileConnected)`; Combine has none.
+    /// ``ReplaySubject`` per subscription of this stream; for `replay: 1`, a subject that keeps the newest value, as
+    /// fast as a plain one). A subscriber that comes after everyone left starts a new subscription, with nothing to
+    /// replay. RxSwift: `share(replay:scope: .whileConnected)`; Combine has none.
     ///
     /// - Parameter replay: How many of the newest values a joining subscriber receives first; 0 or less is
     ///   ``share()`` with the replay machinery.
     /// - Returns: The stream, subscribed once for all its subscribers.
     @inlinable
     public func share(replay: Int) -> Observable<Element> {
-        SharedSource(source: asObservable(), makeSubject: { ReplaySubject<Element>(bufferSize: replay) }).observable
+        guard replay == 1 else {
+            return SharedSource(source: asObservable(), makeSubject: { ReplaySubject<Element>(bufferSize: replay) })
+                .observable
+        }
+        return SharedSource(source: asObservable(), makeSubject: { LatestValueSubject<Element>() }).observable
     }
 }
 

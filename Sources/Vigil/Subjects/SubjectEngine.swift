@@ -47,8 +47,8 @@ final class SubjectEngine<Element: Sendable>: Sendable {
     @usableFromInline static var feedHighWater: UInt { 64 }
 
     @inlinable
-    init(current: Element?) {
-        state = FutexMutex(Machine(current: current))
+    init(current: Element?, replaysAfterTermination: Bool = false) {
+        state = FutexMutex(Machine(current: current, replaysAfterTermination: replaysAfterTermination))
         ignoreValue = { _ in }
     }
 
@@ -205,9 +205,12 @@ final class SubjectEngine<Element: Sendable>: Sendable {
     @inlinable
     func welcome(_ entry: Entry, as action: Machine.AttachAction) {
         switch action {
-        case .terminated(let completion):
+        case .terminated(let completion, let replay):
             guard !entry.subscriber.isDisposed else { return }
-            CallbackDepth.delivering { entry.onCompletion(completion) }
+            CallbackDepth.delivering {
+                if let replay { entry.onNext(replay) }
+                entry.onCompletion(completion)
+            }
         case .attached:
             break
         case .queued(let ticket):
@@ -225,7 +228,7 @@ final class SubjectEngine<Element: Sendable>: Sendable {
     /// Marks a subscriber disposed and removes it, without waiting for anything.
     @inlinable
     func detach(_ subscriber: Subscriber<Element>) {
-        let released = state.withLock { machine -> ContiguousArray<Entry> in
+        let released = state.withLock { machine -> Machine.Released in
             let (released, disposed) = machine.detach(subscriber, ignoring: ignoreValue)
             if disposed && isDelivering { disposals.add(1, ordering: .sequentiallyConsistent) }
             return released

@@ -30,10 +30,14 @@ struct SubjectStateMachine<Element: Sendable> {
     @usableFromInline var current: Element?
     /// How many `modify` steps took effect: a step publishes only if this has not changed since it read ``current``.
     @usableFromInline var modifications: UInt = 0
+    /// Whether a subscriber that comes after the terminal event receives the cached value before it, as from a
+    /// replay subject; a behavior subject gives it the terminal event alone.
+    @usableFromInline let replaysAfterTermination: Bool
 
     @inlinable
-    init(current: Element?) {
+    init(current: Element?, replaysAfterTermination: Bool = false) {
         self.current = current
+        self.replaysAfterTermination = replaysAfterTermination
     }
 
     /// What a publisher (of a value or of the terminal event) does after the lock.
@@ -73,8 +77,8 @@ struct SubjectStateMachine<Element: Sendable> {
     /// What a new subscriber's `subscribe` does after the lock.
     @usableFromInline
     enum AttachAction {
-        /// Deliver this terminal event to the newcomer alone.
-        case terminated(Completion)
+        /// Deliver this terminal event to the newcomer alone, after the cached value when the subject replays it.
+        case terminated(Completion, replay: Element?)
         /// Nothing more: attached, with no value to replay.
         case attached
         /// Replay this value to the newcomer: this thread is the deliverer.
@@ -85,7 +89,7 @@ struct SubjectStateMachine<Element: Sendable> {
 
     @inlinable
     mutating func attach(_ entry: Entry, thread: UInt, role: some DeliveryRole) -> AttachAction {
-        if let terminal { return .terminated(terminal) }
+        if let terminal { return .terminated(terminal, replay: replaysAfterTermination ? current : nil) }
         if role.isDelivering {
             // Behind the values already queued, so the newcomer's first value is the latest at its turn.
             switch enqueue(.attach(entry, replay: current), thread: thread, role: role) {
@@ -100,6 +104,23 @@ struct SubjectStateMachine<Element: Sendable> {
         return .replay(current)
     }
 
+    /// What a detach leaves to release after the lock: the subscriber's entry (with its closures), and any other
+    /// entries it took out (tombstones, or the old list of a compaction). Apart, so the common case allocates nothing.
+    @usableFromInline
+    struct Released {
+        @usableFromInline var entry: Entry?
+        @usableFromInline var others: ContiguousArray<Entry> = []
+
+        @inlinable
+        init(entry: Entry? = nil) {
+            self.entry = entry
+        }
+
+        /// How many entries there are to release.
+        @inlinable
+        var count: Int { (entry == nil ? 0 : 1) + others.count }
+    }
+
     /// Marks `subscriber` disposed and takes its entry out of the list; returns the entries to release after the
     /// lock and whether this call disposed it.
     ///
@@ -108,27 +129,27 @@ struct SubjectStateMachine<Element: Sendable> {
     @inlinable
     mutating func detach(
         _ subscriber: Subscriber<Element>, ignoring: @escaping @Sendable (Element) -> Void
-    ) -> (released: ContiguousArray<Entry>, disposed: Bool) {
-        guard subscriber.markDisposed() else { return ([], false) }
-        var released: ContiguousArray<Entry> = []
+    ) -> (released: Released, disposed: Bool) {
+        guard subscriber.markDisposed() else { return (Released(), false) }
         let index = subscriber.index
         guard subscribers.indices.contains(index), subscribers[index].subscriber === subscriber else {
-            return (released, true)
+            return (Released(), true)
         }
+        var released: Released
         if index == subscribers.count - 1 {
             // The newest subscriber (the common case: churn, bags disposing newest first): drop it, and any
             // tombstones it uncovers.
-            released.append(subscribers.removeLast())
+            released = Released(entry: subscribers.removeLast())
             while let last = subscribers.last, last.subscriber.isDisposed, tombstones > 0 {
-                released.append(subscribers.removeLast())
+                released.others.append(subscribers.removeLast())
                 tombstones -= 1
             }
         } else {
-            released.append(subscribers[index])
+            released = Released(entry: subscribers[index])
             subscribers[index] = subscribers[index].tombstone(ignoring: ignoring)
             tombstones += 1
             if tombstones > 16 && tombstones * 2 > subscribers.count {
-                released.append(contentsOf: compact())
+                released.others = compact()
             }
         }
         return (released, true)
