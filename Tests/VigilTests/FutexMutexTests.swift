@@ -23,6 +23,29 @@ import VigilTestSupport
         #expect(counter.value == 400_000)
     }
 
+    @Test(arguments: [false, true])
+    func aReleaseWakesAThreadAsleepOnTheLock(fallback: Bool) {
+        // Each holder keeps the lock for 50 µs, far longer than a waiter spins, so the others register and sleep
+        // on the futex; a release that failed to see a registration would leave a thread asleep for good. The
+        // release relies on the waiters' membarrier(2), or (fallback) uses a full fence.
+        FutexLockRelease.forceFallback(fallback)
+        defer { FutexLockRelease.forceFallback(false) }
+        let lock = FutexMutex(0)
+        let finished = finishes(within: 60) {
+            concurrently(4) { _ in
+                for _ in 0..<500 {
+                    lock.withLock { inside in
+                        let end = ContinuousClock.now.advanced(by: .microseconds(50))
+                        while ContinuousClock.now < end {}
+                        inside += 1
+                    }
+                }
+            }
+        }
+        #expect(finished, "a thread slept through a release")
+        #expect(lock.withLock { $0 } == 2_000)
+    }
+
     #if DEBUG
         @Test func lockingAgainOnTheHoldingThreadTraps() async {
             await #expect(processExitsWith: .failure) {

@@ -14,7 +14,7 @@ import Glibc
 package struct FutexMutex<Value>: ~Copyable {
     @usableFromInline let block: UnsafeMutableRawPointer
 
-    /// Where the owner word starts: after the 4-byte lock word, at pointer alignment.
+    /// Where the owner word starts: after the lock word (its state and its waiter count), at pointer alignment.
     @inlinable
     static var ownerOffset: Int { MemoryLayout<UInt>.stride }
 
@@ -25,6 +25,7 @@ package struct FutexMutex<Value>: ~Copyable {
     /// Creates a lock guarding `initialValue`.
     @inlinable
     package init(_ initialValue: sending Value) {
+        vigil_lock_prepare()
         block = .allocate(
             byteCount: Self.valueOffset + MemoryLayout<Value>.stride,
             alignment: max(MemoryLayout<UInt>.alignment, MemoryLayout<Value>.alignment))
@@ -43,7 +44,7 @@ package struct FutexMutex<Value>: ~Copyable {
     package borrowing func withLock<Result: ~Copyable, E: Error>(
         _ body: (inout sending Value) throws(E) -> sending Result
     ) throws(E) -> sending Result {
-        let word = block.assumingMemoryBound(to: UInt32.self)
+        let word = block.assumingMemoryBound(to: vigil_lock_word.self)
         #if DEBUG
             let owner = (block + Self.ownerOffset).assumingMemoryBound(to: UInt.self)
             let thread = UInt(pthread_self())
@@ -59,6 +60,15 @@ package struct FutexMutex<Value>: ~Copyable {
             defer { vigil_unlock(word) }
         #endif
         return try body(&(block + Self.valueOffset).assumingMemoryBound(to: Value.self).pointee)
+    }
+}
+
+/// How every ``FutexMutex`` releases: relying on its waiters' `membarrier(2)`, or with a full fence.
+package enum FutexLockRelease {
+    /// Makes every lock's release use a full fence (true), or rely on the waiters' `membarrier(2)` again where it
+    /// works (false), so tests can check both paths on a kernel that has `membarrier(2)`.
+    package static func forceFallback(_ fallback: Bool) {
+        vigil_lock_force_fallback(fallback ? 1 : 0)
     }
 }
 
