@@ -356,6 +356,15 @@ final class ServerConnection: Sendable {
                     close(reason: nil)
                     return false
                 }
+                // A whole pipelined request waiting means the next answer waits for room to write, which comes only
+                // as the client reads what was written: the kernel may have taken a whole response the client has
+                // not read. That is the response's deadline, not the request's (which would blame a complete
+                // request for being incomplete).
+                if hasWaitingRequest {
+                    state.withLock { state in
+                        if state.phase == .receiving { state.phase = .sending }
+                    }
+                }
                 armTimer()
                 return true
             }
