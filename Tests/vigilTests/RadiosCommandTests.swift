@@ -79,13 +79,16 @@ import VigilTestSupport
         guard let umockdevRun = Self.umockdevRun else {
             try skip("umockdev is not installed (.ci/setup installs it)", expectedUnderCI: false)
         }
+        // A second apart: the monitor applies the events one wake of its loop finds together (publishing the
+        // result), so two events in one wake show one state. 300 ms apart, a ThreadSanitizer run on two loaded
+        // cores once stalled the loop past the next event and missed the second state.
         let testbed = Testbed(events: [
             (0, Testbed.event(op: 0, soft: 1, hard: 0)),
-            (300, Testbed.event(op: 2, soft: 0, hard: 0)),
-            (300, Testbed.event(op: 2, soft: 0, hard: 1, type: 99)),
-            (300, Testbed.event(op: 9, soft: 0, hard: 0)),
-            (300, Testbed.event(op: 2, soft: 0, hard: 0)),
-            (300, Array(Testbed.event(op: 2, soft: 0, hard: 1).prefix(5))),
+            (1_000, Testbed.event(op: 2, soft: 0, hard: 0)),
+            (1_000, Testbed.event(op: 2, soft: 0, hard: 1, type: 99)),
+            (1_000, Testbed.event(op: 9, soft: 0, hard: 0)),
+            (1_000, Testbed.event(op: 2, soft: 0, hard: 0)),
+            (1_000, Array(Testbed.event(op: 2, soft: 0, hard: 1).prefix(5))),
         ])
         let vigil = try ChildProcess(vigil: ["watch", "radios", "--json"], wrapper: testbed.wrapper(umockdevRun))
         let sequence = [
