@@ -53,3 +53,28 @@ package func offThePool<Result: Sendable>(_ body: @escaping @Sendable () -> Resu
         TestThread.detach { continuation.resume(returning: body()) }
     }
 }
+
+/// A stimulus repeated on a thread of its own until stopped: the test's wait then only looks, and the stimulus goes on
+/// however seldom it looks (a test process whose threads are all busy may look once in thirty seconds, and a stimulus
+/// given in the wait's condition would then stop with it).
+package final class Repeating: Sendable {
+    private let stopped = DispatchSemaphore(value: 0)
+    private let finished = DispatchSemaphore(value: 0)
+
+    /// Runs `body` now, then every `interval` until ``stop()``.
+    package init(every interval: Duration, _ body: @escaping @Sendable () -> Void) {
+        let stopped = stopped
+        let finished = finished
+        let nanoseconds = Int(interval / .nanoseconds(1))
+        TestThread.detach {
+            repeat { body() } while stopped.wait(timeout: .now() + .nanoseconds(nanoseconds)) == .timedOut
+            finished.signal()
+        }
+    }
+
+    /// Ends the repetition and waits for a running `body` to return.
+    package func stop() {
+        stopped.signal()
+        finished.wait()
+    }
+}

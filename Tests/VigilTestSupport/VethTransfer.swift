@@ -54,6 +54,17 @@ package final class VethTransfer {
             "for i in $(seq 1 \(count)); do head -c \(payload) /dev/zero > /dev/udp/\(Self.silentPeer)/9; done")
     }
 
+    /// Starts sending a UDP datagram of `payload` bytes from ``near`` to ``silentPeer`` every 50 ms, until the
+    /// returned process is stopped: traffic that goes on while a test waits, however seldom its wait looks.
+    package func startSendingDatagrams(payload: Int) throws -> ChildProcess {
+        try ChildProcess(
+            "/usr/bin/env",
+            [
+                "ip", "netns", "exec", near.name, "bash", "-c",
+                "while :; do head -c \(payload) /dev/zero > /dev/udp/\(Self.silentPeer)/9; sleep 0.05; done",
+            ])
+    }
+
     /// The counters `ip -s -j link show NAME` gives in `namespace`.
     package static func ipTraffic(_ name: String, in namespace: NetlinkTestNamespace) throws -> InterfaceTraffic {
         let links = try namespace.json("-s", "link", "show", "dev", name)

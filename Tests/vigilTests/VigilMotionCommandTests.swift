@@ -76,10 +76,11 @@ import VigilTestSupport
         let writer = tree.writeToFIFO("dev/iio:device0", [], closing: false)
         defer { close(writer) }
         // Until the magnetometer's first poll has come, a scan has no field to be fused with: send it again.
-        let fused = await eventually(within: 30) {
+        let sending = Repeating(every: .milliseconds(100)) {
             _ = scan.withUnsafeBytes { write(writer, $0.baseAddress, $0.count) }
-            return vigil.standardOutput.contains(#""pitch""#)
         }
+        let fused = await eventually(within: 30) { vigil.standardOutput.contains(#""pitch""#) }
+        sending.stop()
         #expect(fused, "\(vigil.standardOutput)\(vigil.standardError)")
         vigil.signal(SIGINT)
         #expect(await vigil.waitForExit())
