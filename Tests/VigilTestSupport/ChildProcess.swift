@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 import Testing
 import Vigil
@@ -51,10 +52,12 @@ package final class ChildProcess: Sendable {
         standardOutput: Int32? = nil, standardError: Int32? = nil, environment extra: [String: String] = [:]
     ) throws {
         let command = wrapper + [path] + arguments
-        var outputPipe: [Int32] = [-1, -1]
-        var errorPipe: [Int32] = [-1, -1]
-        try #require(pipe(&outputPipe) == 0 && pipe(&errorPipe) == 0)
-        for fd in outputPipe + errorPipe { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        // Close-on-exec from their creation (see closeOnExecPipe()): a child that inherited the write ends held this
+        // child's output open after it exited, and this child looked hung.
+        let outputEnds = try #require(closeOnExecPipe(), "pipe2: errno \(errno)")
+        let errorEnds = try #require(closeOnExecPipe(), "pipe2: errno \(errno)")
+        let outputPipe = [outputEnds.read, outputEnds.write]
+        let errorPipe = [errorEnds.read, errorEnds.write]
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -124,6 +127,8 @@ package final class ChildProcess: Sendable {
 
     /// What the child wrote to standard output so far.
     package var standardOutput: String { output.text }
+    /// Whether standard output was read to its end (every holder of the pipe's write end closed it).
+    package var standardOutputEnded: Bool { output.ended }
     /// What the child wrote to standard error so far.
     package var standardError: String { errors.text }
 
@@ -149,16 +154,48 @@ package final class ChildProcess: Sendable {
     ///
     /// The default bound catches a hang, not a slow exit: under a sanitizer on a loaded two-core CI machine a child
     /// that takes a fraction of a second alone was seen to need more than 15 s.
-    package func waitForExit(within seconds: Double = 60) async -> Bool {
-        await eventually(within: seconds) { !self.isRunning && self.output.ended && self.errors.ended }
+    ///
+    /// A child still running at the bound is a hang: unless `reportingAHang` is false, the test gets an issue that
+    /// says what each of the child's threads was doing (``threadReport()``), for a hang seen once on CI.
+    package func waitForExit(within seconds: Double = 60, reportingAHang: Bool = true) async -> Bool {
+        let ended = await eventually(within: seconds) { !self.isRunning && self.output.ended && self.errors.ended }
+        if !ended, reportingAHang, isRunning {
+            Issue.record("pid \(pid) did not exit within \(seconds) s; its threads:\n\(await threadReport())")
+        }
+        return ended
     }
 
     /// Sends `number` (SIGTERM by default) and waits (`seconds` at most) for the exit; returns the exit status, or
-    /// nil when the child did not exit in time.
+    /// nil when the child did not exit in time (see ``waitForExit(within:reportingAHang:)``).
     @discardableResult
-    package func stop(with number: Int32 = SIGTERM, within seconds: Double = 60) async -> Int32? {
+    package func stop(with number: Int32 = SIGTERM, within seconds: Double = 60, reportingAHang: Bool = true) async
+        -> Int32?
+    {
         if isRunning { signal(number) }
-        return await waitForExit(within: seconds) ? exitStatus : nil
+        return await waitForExit(within: seconds, reportingAHang: reportingAHang) ? exitStatus : nil
+    }
+
+    /// What each thread of the running child is doing: its name, state and kernel wait channel from `/proc`, then,
+    /// where gdb is installed, every thread's stack.
+    package func threadReport() async -> String {
+        let tasks = "/proc/\(pid)/task"
+        var lines: [String] = []
+        for task in ((try? FileManager.default.contentsOfDirectory(atPath: tasks)) ?? []).sorted() {
+            func read(_ name: String) -> String {
+                ((try? String(contentsOfFile: "\(tasks)/\(task)/\(name)", encoding: .utf8)) ?? "?")
+                    .trimmingCharacters(in: .whitespacesAndNewlines)
+            }
+            // stat: "tid (comm) state …"; the name may hold spaces and parentheses, the state follows the last ')'.
+            let stat = read("stat")
+            let state = stat.lastIndex(of: ")").map { stat[stat.index($0, offsetBy: 2)...].prefix(1) } ?? "?"
+            lines.append("\(task) \(read("comm")) state \(state) wchan \(read("wchan")) syscall \(read("syscall"))")
+        }
+        guard let gdb = Self.installed("gdb"),
+            let stacks = try? ChildProcess(gdb, ["-p", "\(pid)", "-batch", "-ex", "thread apply all bt 30"])
+        else { return lines.joined(separator: "\n") + "\n(no stacks: gdb is not installed)" }
+        _ = await stacks.waitForExit(within: 60, reportingAHang: false)
+        if stacks.isRunning { stacks.signal(SIGKILL) }
+        return lines.joined(separator: "\n") + "\n" + stacks.standardOutput + stacks.standardError
     }
 
     /// User plus system CPU time so far, in seconds; nil once the child is gone.

@@ -1,3 +1,4 @@
+import CVigilTestSupport
 import Dispatch
 import Glibc
 import Testing
@@ -35,7 +36,8 @@ package final class FakeBroker: Sendable {
     /// Listens on a free loopback port and serves connections on a Dispatch thread until ``stop()``.
     package init(_ behavior: Behavior) throws {
         self.behavior = behavior
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+        let fd = socket(
+            AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         try #require(fd >= 0)
         var one: Int32 = 1
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, 4)
@@ -66,7 +68,7 @@ package final class FakeBroker: Sendable {
         while !state.withLock({ $0.stopped }) {
             var poller = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
             guard poll(&poller, 1, 50) > 0 else { continue }
-            let connection = accept(listener, nil, nil)
+            let connection = vigil_test_accept(listener)
             guard connection >= 0 else { continue }
             state.withLock { $0.accepted += 1 }
             misbehave(on: connection)

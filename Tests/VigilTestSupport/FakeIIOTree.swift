@@ -81,7 +81,7 @@ package final class FakeIIOTree {
 
     /// Reads a file under the root, without its trailing newline.
     package func read(_ relative: String) -> String? {
-        let descriptor = open("\(root)/\(relative)", O_RDONLY)
+        let descriptor = open("\(root)/\(relative)", O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
         var buffer = [UInt8](repeating: 0, count: 4096)
@@ -116,7 +116,7 @@ extension FakeIIOTree {
     /// Opens the FIFO at `relative` for writing (the reader must already have it open), writes `bytes` and closes
     /// it, which the reader sees as end of file.
     package func writeToFIFO(_ relative: String, _ bytes: [UInt8], closing: Bool = true) -> Int32 {
-        let descriptor = open("\(root)/\(relative)", O_WRONLY | O_NONBLOCK)
+        let descriptor = open("\(root)/\(relative)", O_WRONLY | O_NONBLOCK | O_CLOEXEC)
         precondition(descriptor >= 0, "open FIFO for writing: errno \(errno)")
         let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
         precondition(written == bytes.count, "short FIFO write")
@@ -153,7 +153,7 @@ extension FakeIIOTree {
     /// The bytes of capture `name`.
     package static func readCapture(_ name: String) throws -> [UInt8] {
         let path = "\(try #require(captures))/\(name)"
-        let descriptor = open(path, O_RDONLY)
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         try #require(descriptor >= 0, "cannot open \(path)")
         defer { close(descriptor) }
         var bytes = [UInt8](repeating: 0, count: 65536)

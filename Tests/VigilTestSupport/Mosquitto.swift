@@ -104,7 +104,7 @@ package final class Mosquitto: Sendable {
     /// Stops the broker (SIGTERM) and waits until it has exited.
     package func stop() async {
         let broker = process.withLock { $0 }
-        if let broker, await broker.stop() == nil { await broker.stop(with: SIGKILL) }
+        if let broker, await broker.stop(reportingAHang: false) == nil { await broker.stop(with: SIGKILL) }
         process.withLock { $0 = nil }
     }
 
@@ -121,7 +121,7 @@ package final class Mosquitto: Sendable {
 
 /// A loopback port nobody listens on now (bound to port 0, then released).
 package func freeLoopbackPort() throws -> UInt16 {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
     try #require(fd >= 0)
     defer { close(fd) }
     var address = loopback(port: 0)
@@ -153,7 +153,7 @@ package func loopback(port: UInt16) -> sockaddr_in {
 
 /// Whether a TCP connect to `127.0.0.1:port` succeeds now.
 package func canConnect(port: UInt16) -> Bool {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
     guard fd >= 0 else { return false }
     defer { close(fd) }
     var address = loopback(port: port)

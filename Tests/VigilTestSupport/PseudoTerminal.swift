@@ -28,17 +28,16 @@ package final class PseudoTerminal: Sendable {
         guard master >= 0 else { return nil }
         let path = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         let slave = open(path, O_RDWR | O_NOCTTY | O_CLOEXEC)
-        var ends: [Int32] = [-1, -1]
-        guard slave >= 0, pipe(&ends) == 0 else {
+        guard slave >= 0, let made = closeOnExecPipe() else {
             close(master)
             if slave >= 0 { close(slave) }
             return nil
         }
+        let ends = [made.read, made.write]
         var settings = termios()
         tcgetattr(slave, &settings)
         cfmakeraw(&settings)
         tcsetattr(slave, TCSANOW, &settings)
-        for descriptor in ends { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
         _ = fcntl(ends[1], F_SETFL, O_NONBLOCK)
         _ = fcntl(master, F_SETFL, fcntl(master, F_GETFL) | O_NONBLOCK)
         self.master = Mutex(master)

@@ -27,8 +27,8 @@ struct ServeHostileClientTests {
     /// Every refused request logs a line; with a standard error nobody reads, the log must not block the event loop
     /// (it froze after about 64 KiB): lines are dropped and counted instead.
     @Test func aStandardErrorNobodyReadsNeverStallsScrapes() throws {
-        var ends: [Int32] = [-1, -1]
-        try #require(pipe(&ends) == 0)
+        let pipe = try #require(closeOnExecPipe())
+        let ends = [pipe.read, pipe.write]
         defer { close(ends[0]) }
         let (serve, port) = try Self.serve(standardError: ends[1])
         close(ends[1])

@@ -73,10 +73,9 @@ extension InotifyKernelTests {
         /// three events a write, far more than the pipe (64 KiB) and the backlog (10,000 lines) hold. Returns the
         /// process, the pipe's read end, and the process's resident memory (kB) before the flood.
         static func floodAnUnreadPipe(_ directory: TemporaryDirectory) async throws -> (ChildProcess, Int32, Int) {
-            var ends: [Int32] = [-1, -1]
-            try #require(pipe(&ends) == 0)
             // Not inherited by the other tests' children, which would keep the pipe open.
-            for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+            let pipe = try #require(closeOnExecPipe())
+            let ends = [pipe.read, pipe.write]
             let vigil = try ChildProcess(vigil: ["watch", "files", directory.path, "--json"], standardOutput: ends[1])
             close(ends[1])
             #expect(await eventually { vigil.standardError.contains("watching") }, "\(vigil.standardError)")
@@ -144,9 +143,8 @@ extension InotifyKernelTests {
         @Test func aStalledReaderKeepsTheBacklogBoundedAndIsToldWhatWasDropped() async throws {
             let directory = TemporaryDirectory()
             defer { directory.remove() }
-            var ends: [Int32] = [-1, -1]
-            try #require(pipe(&ends) == 0)
-            for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+            let pipe = try #require(closeOnExecPipe())
+            let ends = [pipe.read, pipe.write]
             defer { close(ends[0]) }
             let vigil = try ChildProcess(
                 vigil: ["watch", "files", directory.path, "-e", "modified", "--json"], standardOutput: ends[1])
@@ -207,10 +205,9 @@ extension InotifyKernelTests {
         }
 
         @Test func aReaderThatGoesAwayEndsTheRunAtOnce() async throws {
-            var ends: [Int32] = [-1, -1]
-            try #require(pipe(&ends) == 0)
             // Not inherited by the other tests' children, which would keep the pipe open.
-            for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+            let pipe = try #require(closeOnExecPipe())
+            let ends = [pipe.read, pipe.write]
             let vigil = try ChildProcess(vigil: ["watch", "cpu", "memory", "--json"], standardOutput: ends[1])
             close(ends[1])
             defer { if vigil.isRunning { vigil.signal(SIGKILL) } }

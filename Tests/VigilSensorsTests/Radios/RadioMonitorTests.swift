@@ -29,16 +29,12 @@ import VigilTestSupport
             sys.device(
                 "class/rfkill/rfkill0", RadioSwitchReadTests.attributes(name: "hci0", type: "bluetooth", index: "0"))
             sys.device("class/rfkill/rfkill1", RadioSwitchReadTests.attributes(soft: "1", state: "0"))
-            var ends: [Int32] = [-1, -1]
-            guard pipe(&ends) == 0 else {
+            guard let ends = closeOnExecPipe() else {
                 throw SensorError.from(Errno.current, call: "pipe2", path: "")
             }
-            for end in ends {
-                _ = fcntl(end, F_SETFD, FD_CLOEXEC)
-                _ = fcntl(end, F_SETFL, O_NONBLOCK)
-            }
-            writeEnd = ends[1]
-            let readEnd = ends[0]
+            for end in [ends.read, ends.write] { _ = fcntl(end, F_SETFL, O_NONBLOCK) }
+            writeEnd = ends.write
+            let readEnd = ends.read
             self.readEnd = readEnd
             // Each open owns a duplicate: the monitor closes what it opened, the rig its own read end.
             let access = RfkillAccess(

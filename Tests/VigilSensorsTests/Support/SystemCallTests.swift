@@ -65,10 +65,9 @@ import VigilTestSupport
     @Test func aSignalledWriterIntoASlowPipeDeliversEverything() async throws {
         let outcome = await offThePool { () -> (sent: [UInt8], received: [UInt8], interruptions: Int)? in
             Self.installNoOpSignalHandler()
-            var ends: [Int32] = [0, 0]
-            guard pipe(&ends) == 0 else { return nil }
-            let reader = FileDescriptor(ends[0])
-            let writer = FileDescriptor(ends[1])
+            guard let ends = closeOnExecPipe() else { return nil }
+            let reader = FileDescriptor(ends.read)
+            let writer = FileDescriptor(ends.write)
             _ = fcntl(writer.rawValue, Self.setPipeSize, 4096)
             let sent = (0..<256 * 1024).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 8) }
             let received = FutexMutex<[UInt8]>([])

@@ -22,12 +22,9 @@ package final class EventLoopProbe: Sendable {
 
     /// Starts the private loop and finds its epoll descriptor.
     package init() throws {
-        var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else { throw ProbeError.pipeFailed(errno) }
-        for end in ends {
-            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
-            _ = fcntl(end, F_SETFL, O_NONBLOCK)
-        }
+        guard let made = closeOnExecPipe() else { throw ProbeError.pipeFailed(errno) }
+        let ends = [made.read, made.write]
+        for end in ends { _ = fcntl(end, F_SETFL, O_NONBLOCK) }
         pipeEnds = (ends[0], ends[1])
         let passes = passes
         let readEnd = ends[0]
