@@ -81,9 +81,11 @@ import VigilTestSupport
 
     /// Password after password cannot queue unbounded work: past the limit, checks are answered busy at once.
     @Test func checksInFlightAreBounded() {
-        // Cost 10 (about 60 ms each here): the first check is still running when the rest arrive, microseconds later.
-        let slow = "$2b$10$qLL1QE7IghicPyw7y/vz4uG3b6.1gan7MU3htVqJ1bMSWJfTtJf6i"
-        let authenticator = BasicAuthenticator(users: ["alice": slow])
+        // The worker is held until every check has arrived: none can finish early and free its place, as two did
+        // under ThreadSanitizer on a loaded machine when the test counted on a cost-10 bcrypt outlasting the loop.
+        let worker = DispatchQueue(label: "held")
+        worker.suspend()
+        let authenticator = BasicAuthenticator(users: ["alice": Self.openBSDVector], worker: worker)
         let finished = DispatchSemaphore(value: 0)
         var busy = 0
         var queued = 0
@@ -97,6 +99,7 @@ import VigilTestSupport
         }
         #expect(queued == BasicAuthenticator.maximumPending)
         #expect(busy == 4)
+        worker.resume()
         for _ in 0..<queued { finished.wait() }
     }
 

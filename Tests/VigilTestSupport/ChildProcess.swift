@@ -156,11 +156,17 @@ package final class ChildProcess: Sendable {
     /// that takes a fraction of a second alone was seen to need more than 15 s.
     ///
     /// A child still running at the bound is a hang: unless `reportingAHang` is false, the test gets an issue that
-    /// says what each of the child's threads was doing (``threadReport()``), for a hang seen once on CI.
+    /// says what each of the child's threads was doing (``threadReport()``), for a hang seen once on CI; a child that
+    /// exited while its output stayed open gets an issue saying so.
     package func waitForExit(within seconds: Double = 60, reportingAHang: Bool = true) async -> Bool {
         let ended = await eventually(within: seconds) { !self.isRunning && self.output.ended && self.errors.ended }
-        if !ended, reportingAHang, isRunning {
+        guard !ended, reportingAHang else { return ended }
+        if isRunning {
             Issue.record("pid \(pid) did not exit within \(seconds) s; its threads:\n\(await threadReport())")
+        } else {
+            let held = "its standard output or error was still open \(seconds) s later"
+            let reason = "another process holds the write end"
+            Issue.record("pid \(pid) exited with status \(exitStatus), but \(held): \(reason)")
         }
         return ended
     }

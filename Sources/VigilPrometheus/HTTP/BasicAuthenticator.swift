@@ -31,9 +31,16 @@ package final class BasicAuthenticator: Sendable {
 
     private let users: [String: String]
     private let state = FutexMutex(State())
-    private let worker = DispatchQueue(label: "vigil.metrics-server.basic-auth")
+    private let worker: DispatchQueue
 
-    package init(users: [String: String]) { self.users = users }
+    /// An authenticator of `users` (name to bcrypt hash) whose checks run on `worker`, a serial queue of its own by
+    /// default (a test passes one it holds suspended).
+    package init(
+        users: [String: String], worker: DispatchQueue = DispatchQueue(label: "vigil.metrics-server.basic-auth")
+    ) {
+        self.users = users
+        self.worker = worker
+    }
 
     /// Checks an `Authorization` header: the verdict now when it is known (no or malformed credentials, a cached
     /// answer, too many pending), else nil, and `completion` gets it later on the worker thread.
