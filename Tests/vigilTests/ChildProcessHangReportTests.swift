@@ -1,6 +1,6 @@
 import Glibc
-import Synchronization
 import Testing
+import Vigil
 import VigilTestSupport
 
 /// A child that does not exit in time fails the test with what its threads were doing, so a hang seen once on CI
@@ -55,7 +55,7 @@ import VigilTestSupport
             for f in /proc/$$/fd/*; do [ "${f##*/}" -gt 2 ] && readlink "$f"; done; true
             """#
         let holdings = await offThePool { () -> [Holdings] in
-            let found = Mutex<[Holdings]>([])
+            let found = FutexMutex<[Holdings]>([])
             concurrently(8) { _ in
                 for _ in 0..<60 {
                     guard let child = try? ChildProcess(shell, ["-c", script]) else { continue }
