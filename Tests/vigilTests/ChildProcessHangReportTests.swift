@@ -59,10 +59,7 @@ import VigilTestSupport
             concurrently(8) { _ in
                 for _ in 0..<60 {
                     guard let child = try? ChildProcess(shell, ["-c", script]) else { continue }
-                    let deadline = ContinuousClock.now + .seconds(30)
-                    while (child.isRunning || !child.standardOutputEnded) && ContinuousClock.now < deadline {
-                        usleep(1_000)
-                    }
+                    _ = eventually(timeout: 30) { !child.isRunning && child.standardOutputEnded }
                     let lines = child.standardOutput.split(separator: "\n")
                     var held = Holdings()
                     held.own = Set(lines.first?.split(separator: " ") ?? [])
