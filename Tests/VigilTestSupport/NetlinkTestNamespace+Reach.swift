@@ -44,6 +44,29 @@ extension NetlinkTestNamespace {
         }
     }
 
+    /// What a TCP connect from the namespace to an IPv4 `address` port `port` answers within a second when its
+    /// socket carries the firewall mark `mark` (`SO_MARK`, which bash's `/dev/tcp` cannot set, so Python's socket
+    /// module makes it): `answered`, `refused`, `timed_out`, or `failed` when the connect fails otherwise (no route).
+    package func markedTCPConnectAnswer(_ address: String, _ port: Int, mark: UInt32) -> String {
+        let script = """
+            import socket
+            s = socket.socket()
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_MARK, \(mark))
+            s.settimeout(1)
+            try:
+                s.connect(('\(address)', \(port)))
+                print('answered')
+            except ConnectionRefusedError:
+                print('refused')
+            except TimeoutError:
+                print('timed_out')
+            except OSError:
+                print('failed')
+            """
+        let answer = try? output("python3", "-c", script)
+        return answer?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "no answer from python3"
+    }
+
     /// nftables rules in the namespace: incoming TCP to port `dropping` dropped, to `rejecting` rejected with a reset.
     package func dropAndRejectTCP(dropping: Int, rejecting: Int) throws {
         try shell(

@@ -1,13 +1,15 @@
 import Foundation
 import Glibc
 import Testing
+import VigilSensors
 import VigilTestSupport
 
 extension InotifyKernelTests {
     /// `vigil watch reach NAME:PORT ADDR…` end to end inside a network namespace (`ip netns exec`, which bind-mounts
     /// `/etc/netns/NAME/resolv.conf`), its names answered by a `dnsmasq` in the peer namespace, which also listens
-    /// on TCP port 53; firewall rules in the peer drop port 8081 and reject 8082. Every answer must agree with
-    /// `ip -j route get` in the namespace and with a TCP connect from it.
+    /// on TCP port 53; firewall rules in the peer drop port 8081 and reject 8082. Every route type, in IPv4 and IPv6,
+    /// and a policy rule with a mark: every answer must agree with `ip -j route get` in the namespace and with a TCP
+    /// connect from it.
     @Suite(.serialized, .timeLimit(.minutes(10)))
     struct ReachCommandTests {
         private final class Network {
@@ -56,18 +58,26 @@ extension InotifyKernelTests {
                 #expect(writeFile(etc + "/resolv.conf", "nameserver 10.9.0.2\n"))
                 try here.ipBatch([
                     "link set lo up", "link add v0 type veth peer name v1 netns \(peer.name)",
-                    "addr add 10.9.0.1/24 dev v0", "link set v0 up", "route add 203.0.113.0/24 via 10.9.0.2",
-                    "route add unreachable 198.51.100.1", "route add prohibit 198.51.100.2",
-                    "route add blackhole 198.51.100.3", "route add throw 198.51.100.4",
+                    "addr add 10.9.0.1/24 dev v0", "addr add fd00::1/64 dev v0 nodad", "link set v0 up",
+                    "route add 203.0.113.0/24 via 10.9.0.2", "route add unreachable 198.51.100.1",
+                    "route add prohibit 198.51.100.2", "route add blackhole 198.51.100.3",
+                    "route add throw 198.51.100.4", "route add 2001:db8:1::/48 via fd00::2",
+                    "route add unreachable fd01::1", "route add prohibit fd01::2", "route add blackhole fd01::3",
+                    "route add 198.18.0.0/24 via 172.16.0.1 dev v0 onlink", "route add anycast 10.7.0.1 dev v0",
+                    "route add anycast fd00:5::1 dev v0", "route add 224.0.0.0/4 dev v0",
                     "route add 192.0.2.0/24 via 10.9.0.2 table 100", "rule add fwmark 7 table 100",
                 ])
-                try peer.ipBatch(["link set lo up", "addr add 10.9.0.2/24 dev v1", "link set v1 up"])
+                // 192.0.2.1 is reached only through the marked table: dnsmasq answers on it too.
+                try peer.ipBatch([
+                    "link set lo up", "addr add 10.9.0.2/24 dev v1", "addr add fd00::2/64 dev v1 nodad",
+                    "addr add 192.0.2.1/32 dev lo", "link set v1 up",
+                ])
                 try peer.dropAndRejectTCP(dropping: 8081, rejecting: 8082)
                 return try ChildProcess(
                     dnsmasq,
                     [
                         "--no-daemon", "--conf-file=/dev/null", "--no-resolv", "--no-hosts",
-                        "--address=/name.test/10.9.0.2", "--listen-address=10.9.0.2", "--bind-interfaces",
+                        "--address=/name.test/10.9.0.2", "--listen-address=10.9.0.2,192.0.2.1", "--bind-interfaces",
                         "--pid-file=",
                     ], wrapper: [Network.ip, "netns", "exec", peer.name])
             }
@@ -116,7 +126,9 @@ extension InotifyKernelTests {
             defer { network.remove() }
             let targets = [
                 "name.test:53", "missing.test", "203.0.113.5", "10.9.0.2:8081", "10.9.0.2:8082", "10.9.0.2:8083",
-                "198.51.100.1", "198.51.100.2", "198.51.100.3", "198.51.100.4", "8.8.8.8", "10.9.0.1",
+                "198.51.100.1", "198.51.100.2", "198.51.100.3", "198.51.100.4", "8.8.8.8", "10.9.0.1", "10.9.0.255",
+                "198.18.0.7", "10.7.0.1", "239.1.1.1", "2001:db8:1::5", "fd00::1", "[fd00::2]:8082", "fd01::1",
+                "fd01::2", "fd01::3", "fd00:5::1", "ff05::1",
             ]
             let answers = try await network.watch(targets)
             #expect(answers.map { $0["target"] as? String } == targets)
@@ -128,7 +140,7 @@ extension InotifyKernelTests {
                 }
                 let address = try #require(answer["address"] as? String, "\(answer)")
                 #expect(Network.words(answer) == network.here.routeGetWords(address), "\(target)")
-                if let colon = target.lastIndex(of: ":"), let port = Int(target[target.index(after: colon)...]) {
+                if let port = try ReachTarget(parsing: target).port {
                     #expect(answer["tcp"] as? String == network.here.tcpConnectAnswer(address, port), "\(target)")
                 }
             }
@@ -139,9 +151,12 @@ extension InotifyKernelTests {
         @Test func aMarkAndAPeerLinkDownAgreeToo() async throws {
             let network = try await Self.network()
             defer { network.remove() }
-            let marked = try await network.watch(["192.0.2.1"], options: ["--mark", "7"])
+            let marked = try await network.watch(["192.0.2.1:53"], options: ["--mark", "7"])
             #expect(Network.words(marked[0]) == network.here.routeGetWords("192.0.2.1", mark: 7))
             #expect((marked[0]["route"] as? [String: Any])?["table"] as? Int == 100)
+            // The probe carries the mark too, so it leaves through the marked table as a marked connect does.
+            #expect(marked[0]["tcp"] as? String == "answered", "\(marked[0])")
+            #expect(marked[0]["tcp"] as? String == network.here.markedTCPConnectAnswer("192.0.2.1", 53, mark: 7))
             let plain = try await network.watch(["192.0.2.1"])
             #expect(Network.words(plain[0]) == network.here.routeGetWords("192.0.2.1"))
             try network.peer.ip("link", "set", "v1", "down")

@@ -20,8 +20,8 @@ extension SourceCatalog {
         /// `ip netns add` (looked up under `/var/run/netns`) or, when it holds a slash, a path such as
         /// `/proc/PID/ns/net`.
         public var networkNamespace: String?
-        /// The firewall mark the `reach` source's route lookups carry (`ip route get ADDR mark M`), so policy
-        /// rules that select on a mark apply; nil for none.
+        /// The firewall mark the `reach` source's route lookups (`ip route get ADDR mark M`) and TCP probes carry,
+        /// so policy rules that select on a mark apply; nil for none.
         public var firewallMark: UInt32?
         /// The local magnetic declination in degrees east (−180 to 180) that the `compass` adds to its magnetic
         /// heading for a true heading, or nil for magnetic headings alone; see ``Compass/init(declination:)``.
@@ -41,7 +41,7 @@ extension SourceCatalog {
         ///   - devRoot: The device-node directory.
         ///   - networkNamespace: A network namespace name or path, or nil for the process's own.
         ///   - declination: The magnetic declination for the compass's true heading, in degrees east, or nil.
-        ///   - firewallMark: The firewall mark of the `reach` source's route lookups, or nil.
+        ///   - firewallMark: The firewall mark of the `reach` source's route lookups and TCP probes, or nil.
         ///   - eventLoop: The loop that runs the sources.
         public init(
             sysfsRoot: String = "/sys", procfsRoot: String = "/proc", etcRoot: String = "/etc",

@@ -70,7 +70,7 @@ public final class ReachabilityMonitor: Source, NetlinkDriven, Sendable {
     public let readings = BehaviorSubject(SensorReading<ReachabilityReport>.pending)
     /// The targets, in the order given.
     public let targets: [ReachTarget]
-    /// The firewall mark the lookups carry (`ip route get ADDR mark M`), or nil.
+    /// The firewall mark the lookups (`ip route get ADDR mark M`) and the TCP probes carry, or nil.
     public let mark: UInt32?
     /// The network namespace watched, as a path, or nil for the process's own.
     public let namespace: String?
@@ -88,7 +88,9 @@ public final class ReachabilityMonitor: Source, NetlinkDriven, Sendable {
     ///
     /// - Parameters:
     ///   - targets: The hosts to watch.
-    ///   - mark: A firewall mark for the lookups, as `ip route get ADDR mark M`, so `ip rule fwmark` rules apply.
+    ///   - mark: A firewall mark for the lookups, as `ip route get ADDR mark M`, so `ip rule fwmark` rules apply,
+    ///     and for the TCP probes' sockets (`SO_MARK`, which needs `CAP_NET_ADMIN` or `CAP_NET_RAW`; without them a
+    ///     probe answers ``TCPAnswer/failed(errno:)`` with `EPERM`).
     ///   - probeTimeout: How long a TCP probe waits for an answer; 5 seconds by default.
     ///   - namespace: A network namespace path (`/var/run/netns/NAME`, `/proc/PID/ns/net`) to watch instead of the
     ///     process's own; names are resolved from a thread inside it.

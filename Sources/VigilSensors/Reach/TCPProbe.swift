@@ -24,16 +24,25 @@ enum TCPProbe {
 
     /// Opens a non-blocking TCP socket and starts connecting to `address` port `port`.
     ///
+    /// With a firewall mark the socket carries it (`SO_MARK`), so its packets take the route the marked lookup
+    /// found and meet the same firewall rules; setting it needs `CAP_NET_ADMIN` or `CAP_NET_RAW`, and without them
+    /// the probe fails with `EPERM` rather than probing a route the answer is not about.
+    ///
     /// - Returns: The socket, and the connect's immediate outcome: nil while in progress (`EINPROGRESS`), else the
     ///   answer.
-    /// - Throws: ``SensorError`` when no socket can be made.
-    static func connect(to address: IPAddress, port: Int, namespace: String?) throws(SensorError)
+    /// - Throws: ``SensorError`` when no socket can be made or marked.
+    static func connect(to address: IPAddress, port: Int, mark: UInt32?, namespace: String?) throws(SensorError)
         -> (FileDescriptor, TCPAnswer?)
     {
         let make = { () throws(SensorError) -> Int32 in
             let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
             let fd = socket(address.family == .ipv4 ? AF_INET : AF_INET6, type, 0)
             guard fd >= 0 else { throw SensorError.from(Errno.current, call: "socket", path: "TCP probe") }
+            if var mark, setsockopt(fd, SOL_SOCKET, SO_MARK, &mark, socklen_t(MemoryLayout<UInt32>.size)) != 0 {
+                let errno = Errno.current
+                close(fd)
+                throw SensorError.from(errno, call: "setsockopt(SO_MARK)", path: "TCP probe")
+            }
             return fd
         }
         let raw: Int32
@@ -135,7 +144,7 @@ extension ReachabilityMonitor {
         let descriptor: FileDescriptor
         let immediate: TCPAnswer?
         do throws(SensorError) {
-            (descriptor, immediate) = try TCPProbe.connect(to: address, port: port, namespace: namespace)
+            (descriptor, immediate) = try TCPProbe.connect(to: address, port: port, mark: mark, namespace: namespace)
         } catch {
             finishProbe(index: index, serial: serial, answer: .failed(errno: Self.errno(of: error)))
             return

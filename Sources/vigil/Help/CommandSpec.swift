@@ -45,7 +45,7 @@ struct CommandSpec: Sendable {
             help: "the local magnetic declination (east positive, -180 to 180): the compass adds a true heading"),
         Option(
             long: "--mark", value: "MARK",
-            help: "look reach's routes up with this firewall mark (as ip route get ADDR mark MARK)"),
+            help: "give reach's route lookups (as ip route get ADDR mark MARK) and TCP probes this firewall mark"),
         Option(long: "--help", short: "-h", help: "show this help"),
     ]
 

@@ -54,7 +54,8 @@ struct ReachabilityNamespaceTests {
                     "route add prohibit fd01::2",
                     "route add blackhole fd01::3", "route add throw fd01::4",
                     "route add 192.0.2.0/24 via 10.9.0.2 table 100", "rule add fwmark 7 table 100",
-                    "route add 198.18.0.0/24 via 172.16.0.1 dev v0 onlink",
+                    "route add 198.18.0.0/24 via 172.16.0.1 dev v0 onlink", "route add anycast 10.7.0.1 dev v0",
+                    "route add anycast fd00:5::1 dev v0", "route add 224.0.0.0/4 dev v0",
                 ])
             } catch {
                 remove()
@@ -116,7 +117,7 @@ struct ReachabilityNamespaceTests {
     static let addresses = [
         "203.0.113.5", "10.9.0.2", "10.9.0.1", "198.51.100.1", "198.51.100.2", "198.51.100.3", "198.51.100.4",
         "8.8.8.8", "2001:db8:1::5", "fd00::2", "fd00::1", "fd01::1", "fd01::2", "fd01::3", "fd01::4", "2001:db8:9::1",
-        "10.9.0.255", "198.18.0.7",
+        "10.9.0.255", "198.18.0.7", "10.7.0.1", "fd00:5::1", "239.1.1.1", "ff05::1",
     ]
 
     @Test func everyRouteTypeAgreesWithIPRouteGet() async throws {
@@ -138,6 +139,10 @@ struct ReachabilityNamespaceTests {
         #expect(report.target("fd01::3")?.problem == .blackholed)
         #expect(report.target("10.9.0.255")?.route?.type == .broadcast)
         #expect(report.target("198.18.0.7")?.route?.gateway?.description == "172.16.0.1", "an onlink gateway")
+        #expect(report.target("10.7.0.1")?.route?.type == .anycast)
+        #expect(report.target("fd00:5::1")?.route?.type == .anycast)
+        #expect(report.target("239.1.1.1")?.route?.type == .multicast)
+        #expect(report.target("ff05::1")?.route?.type == .multicast)
     }
 
     @Test func aPeerLinkDownIsNoCarrierThoughTheKernelStillRoutes() async throws {
@@ -178,6 +183,24 @@ struct ReachabilityNamespaceTests {
             marked.readings.value.value?.target("192.0.2.1")?.problem == .noRoute
         }
         #expect(gone, "\(marked.readings.value)")
+    }
+
+    /// A target's TCP probe leaves as its marked lookup says: the socket carries the mark, so it takes the policy
+    /// rule's table (only that table routes 192.0.2.0/24) and reaches the listener, as a marked connect does.
+    @Test func aMarkedTargetsProbeTakesTheMarkedRoute() async throws {
+        let bench = try Bench.make()
+        defer { bench.remove() }
+        try bench.peer.ip("addr", "add", "192.0.2.1/32", "dev", "lo")
+        let listener = try bench.listen("192.0.2.1", port: 8090)
+        defer { _ = listener.close() }
+        let marked = try await bench.monitor(["192.0.2.1:8090"], mark: 7)
+        defer { marked.stopMonitoring() }
+        let answer = try #require(marked.readings.value.value?.target("192.0.2.1:8090"))
+        #expect(answer.isReachable, "\(answer)")
+        #expect(answer.tcp?.code == "answered", "\(answer)")
+        #expect(answer.tcp?.code == bench.here.markedTCPConnectAnswer("192.0.2.1", 8090, mark: 7))
+        // Unmarked, no table routes it: the connect from the namespace fails as the unmarked lookup says.
+        #expect(bench.here.tcpConnectAnswer("192.0.2.1", 8090) != "answered")
     }
 
     @Test func routeChangesAreFollowedWithoutPolling() async throws {
