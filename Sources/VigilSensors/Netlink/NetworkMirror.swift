@@ -24,9 +24,10 @@ package struct NetworkMirror: Sendable {
     /// Creates an empty mirror.
     ///
     /// - Parameters:
-    ///   - sysfsRoot: Where to look up whether an Ethernet-type interface is Wi-Fi
-    ///     (`ROOT/class/net/NAME/wireless` or `phy80211`), normally `/sys`. Pass `nil` when the links live in another
-    ///     network namespace than the one sysfs shows, so a name clash cannot mislead.
+    ///   - sysfsRoot: Where to look up whether an interface is Wi-Fi (`ROOT/class/net/NAME/wireless` or
+    ///     `phy80211`) or a modem's (`DEVTYPE=wwan` in its `uevent`), normally `/sys`. Pass `nil` when the links live
+    ///     in another network namespace than the one sysfs shows, so a name clash cannot mislead; the names then
+    ///     tell, as systemd and the drivers give them (`wl…` Wi-Fi, `ww…` and `rmnet…` modems).
     ///   - routeLimit: The most routes kept besides the default routes.
     package init(sysfsRoot: String? = "/sys", routeLimit: Int = NetworkPath.routeLimit) {
         self.sysfsRoot = sysfsRoot
@@ -177,6 +178,7 @@ package struct NetworkMirror: Sendable {
         // ARPHRD_* values from linux/if_arp.h.
         switch Int32(link.hardwareType) {
         case ARPHRD_LOOPBACK: return .loopback
+        case _ where link.linkKind == "wwan" || isCellular(link.nameBytes): return .cellular
         case _ where link.linkKind != nil: return .virtual
         case ARPHRD_ETHER: return isWireless(link.nameBytes) ? .wireless : .ethernet
         case ARPHRD_IEEE80211, ARPHRD_IEEE80211_PRISM, ARPHRD_IEEE80211_RADIOTAP: return .wireless
@@ -186,11 +188,33 @@ package struct NetworkMirror: Sendable {
     }
 
     private func isWireless(_ name: BytePath) -> Bool {
-        guard let sysfsRoot, !name.bytes.contains(UInt8(ascii: "/")), name != ".", name != ".." else { return false }
-        let directory = BytePath(sysfsRoot + "/class/net").appending(name)
+        guard sysfsRoot != nil else { return Self.named(name, ["wl"]) }
+        guard let directory = sysfsDirectory(name) else { return false }
         return ["wireless", "phy80211"].contains { entry in
             directory.appending(BytePath(entry)).withCString { access($0, F_OK) == 0 }
         }
+    }
+
+    /// Whether sysfs types the interface as a modem's (`DEVTYPE=wwan` in its `uevent`); USB modem drivers give
+    /// their interfaces Ethernet's or no hardware type, so nothing else tells them apart.
+    private func isCellular(_ name: BytePath) -> Bool {
+        guard sysfsRoot != nil else { return Self.named(name, ["ww", "rmnet"]) }
+        guard let directory = sysfsDirectory(name),
+            let text = try? SysfsFile.readText(directory.appending(BytePath("uevent")))
+        else { return false }
+        return UeventFile.properties(text)["DEVTYPE"] == "wwan"
+    }
+
+    /// Whether `name` starts with one of `prefixes`: without sysfs, the names systemd and the drivers give
+    /// (`wlp2s0`, `wlan0`; `wwp0s20f0u6i4`, `wwan0`, `rmnet_data0`) are all that tells Wi-Fi and modems apart.
+    private static func named(_ name: BytePath, _ prefixes: [String]) -> Bool {
+        prefixes.contains { name.bytes.starts(with: $0.utf8) }
+    }
+
+    /// `ROOT/class/net/NAME`, or nil without a sysfs root or for a name that would leave that folder.
+    private func sysfsDirectory(_ name: BytePath) -> BytePath? {
+        guard let sysfsRoot, !name.bytes.contains(UInt8(ascii: "/")), name != ".", name != ".." else { return nil }
+        return BytePath(sysfsRoot + "/class/net").appending(name)
     }
 
     private static func formatHardwareAddress(_ bytes: [UInt8]) -> String? {

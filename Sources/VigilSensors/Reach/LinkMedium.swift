@@ -4,7 +4,7 @@ public enum LinkMedium: String, Hashable, Sendable, Encodable, CustomStringConve
     case wired
     /// Wi-Fi.
     case wifi = "wi-fi"
-    /// A mobile-broadband modem (`wwan*`, `rmnet*`, the `wwan` link kind).
+    /// A mobile-broadband modem (``InterfaceKind/cellular``, or a modem's name: `wwan*`, systemd's `ww*`, `rmnet*`).
     case cellular
     /// A tunnel or VPN (WireGuard, tun/tap, GRE, IPIP, SIT, VTI, XFRM, VXLAN, Geneve, …).
     case tunnel
@@ -22,14 +22,21 @@ public enum LinkMedium: String, Hashable, Sendable, Encodable, CustomStringConve
     ]
 
     /// Classifies an interface from its kind, link kind and name.
+    ///
+    /// The names count where the kind cannot be read (an interface in another network namespace than sysfs shows):
+    /// `ww` is the prefix systemd's predictable names give a WWAN interface (`wwp0s20f0u6i4`), `wwan` the kernel's,
+    /// `rmnet` Qualcomm's data channels.
     public init(_ interface: NetworkInterface) {
         let name = interface.name
-        if interface.linkKind == "wwan" || name.hasPrefix("wwan") || name.hasPrefix("rmnet") {
+        if interface.kind == .cellular || interface.linkKind == "wwan" || name.hasPrefix("ww")
+            || name.hasPrefix("rmnet")
+        {
             self = .cellular
             return
         }
         switch interface.kind {
         case .loopback: self = .loopback
+        case .cellular: self = .cellular
         case .ethernet: self = .wired
         case .wireless: self = .wifi
         case .virtual:

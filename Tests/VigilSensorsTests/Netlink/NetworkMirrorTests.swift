@@ -111,6 +111,46 @@ import VigilTestSupport
         #expect(state.path.interfaces.map(\.kind) == [.ethernet, .wireless, .wireless])
     }
 
+    /// USB modems' interfaces have Ethernet's hardware type (`qmi_wwan` in 802.3 mode), or none in raw-IP mode;
+    /// only sysfs's `DEVTYPE=wwan` tells them apart, and a tunnel without it stays virtual.
+    @Test func aModemsInterfaceIsCellularFromItsDeviceType() throws {
+        let root = TemporaryDirectory("vigil-netlink")
+        defer { root.remove() }
+        for directory in ["class", "class/net", "class/net/eth0", "class/net/wwp0s20f0u6i4", "class/net/wwan0"] {
+            #expect(mkdir(root.file(directory), 0o755) == 0)
+        }
+        #expect(writeFile(root.file("class/net/eth0/uevent"), "INTERFACE=eth0\nIFINDEX=2\n"))
+        #expect(writeFile(root.file("class/net/wwp0s20f0u6i4/uevent"), "DEVTYPE=wwan\nINTERFACE=wwp0s20f0u6i4\n"))
+        #expect(writeFile(root.file("class/net/wwan0/uevent"), "DEVTYPE=wwan\nINTERFACE=wwan0\n"))
+        var state = NetworkMirror(sysfsRoot: root.path)
+        // ARPHRD_NONE is 0xFFFE; a tun device has it too, with its link kind.
+        mirror(
+            {
+                $0.link(index: 2, name: "eth0", flags: 0x1003)
+                $0.link(index: 3, name: "wwp0s20f0u6i4", flags: 0x1003)
+                $0.link(index: 4, name: "wwan0", hardwareType: 0xFFFE, flags: 0x1003)
+                $0.link(index: 5, name: "tun0", hardwareType: 0xFFFE, flags: 0x1003, kind: "tun")
+                $0.link(index: 6, name: "wwan1", hardwareType: 0xFFFE, flags: 0x1003, kind: "wwan")
+            }, into: &state)
+        #expect(state.path.interfaces.map(\.kind) == [.ethernet, .cellular, .cellular, .virtual, .cellular])
+        #expect(state.path.interfaces.map { LinkMedium($0) } == [.wired, .cellular, .cellular, .tunnel, .cellular])
+    }
+
+    /// With the links in another namespace than sysfs shows, the names systemd and the drivers give tell Wi-Fi and
+    /// modems from Ethernet; a name that says nothing stays Ethernet.
+    @Test func withoutSysfsTheNamesTellWiFiAndModems() {
+        var state = NetworkMirror(sysfsRoot: nil)
+        mirror(
+            {
+                $0.link(index: 2, name: "eth0", flags: 0x1003)
+                $0.link(index: 3, name: "wlp2s0", flags: 0x1003)
+                $0.link(index: 4, name: "wwp0s20f0u6i4", flags: 0x1003)
+                $0.link(index: 5, name: "rmnet_data0", hardwareType: 0xFFFE, flags: 0x1003)
+            }, into: &state)
+        #expect(state.path.interfaces.map(\.kind) == [.ethernet, .wireless, .cellular, .cellular])
+        #expect(state.path.interfaces.map { LinkMedium($0) } == [.wired, .wifi, .cellular, .cellular])
+    }
+
     @Test func pathEncodesAndDescribes() throws {
         var state = NetworkMirror(sysfsRoot: nil)
         mirror(
