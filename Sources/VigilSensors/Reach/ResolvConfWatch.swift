@@ -3,15 +3,21 @@ import Vigil
 
 /// Watches `resolv.conf` for the changes that can change what names resolve to: the directory that holds it (so an
 /// atomic replace, a new symbolic link or a deletion is seen, not only a write) and, when it is a symbolic link, the
-/// directory of the file it points to (as `systemd-resolved` and NetworkManager replace that file).
+/// directory of each file along its chain of links (as `systemd-resolved` and NetworkManager replace the last one,
+/// and `resolvconf` links through `/run/resolvconf`).
 ///
-/// The watch follows a retargeted link: every change seen watches the link's new target directory.
+/// The watch follows a retargeted link: every change seen watches the chain's new directories and names.
 final class ResolvConfWatch: Sendable {
     private struct Watch {
         var monitors: [FileSystemMonitor] = []
         var subscriptions: [Subscription] = []
+        /// The names the monitors watch, by directory.
+        var names: [String: Set<String>] = [:]
         var stopped = false
     }
+
+    /// The most links followed from `resolv.conf`; the kernel gives up after 40, and a loop ends the chain too.
+    static let linkLimit = 8
 
     private let file: String
     private let eventLoop: EventLoop
@@ -28,18 +34,25 @@ final class ResolvConfWatch: Sendable {
         self.onChange = onChange
     }
 
-    /// The file names that matter, by the directory that holds them: `resolv.conf` and its link's target.
+    /// The file names that matter, by the directory that holds them: `resolv.conf` and every link or file its chain
+    /// of links passes through, up to ``linkLimit`` links.
     var watchedNames: [String: Set<String>] {
-        var names = [Self.split(file).directory: Set([Self.split(file).name])]
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX))
-        let count = readlink(file, &buffer, buffer.count - 1)
-        if count > 0 {
-            var target = String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            if !target.hasPrefix("/") { target = Self.split(file).directory + "/" + target }
-            let (directory, name) = Self.split(target)
-            names[directory, default: []].insert(name)
+        var names: [String: Set<String>] = [:]
+        var path = file
+        for _ in 0...Self.linkLimit {
+            let (directory, name) = Self.split(path)
+            guard names[directory, default: []].insert(name).inserted, let target = Self.linkTarget(path) else { break }
+            path = target.hasPrefix("/") ? target : directory + "/" + target
         }
         return names
+    }
+
+    /// What the symbolic link at `path` points to, or nil when it is no link.
+    private static func linkTarget(_ path: String) -> String? {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX))
+        let count = readlink(path, &buffer, buffer.count - 1)
+        guard count > 0 else { return nil }
+        return String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// Starts watching; a directory that cannot be watched is left out (no `resolv.conf` to follow there).
@@ -71,6 +84,7 @@ final class ResolvConfWatch: Sendable {
             defer {
                 state.monitors = monitors
                 state.subscriptions = subscriptions
+                state.names = names
             }
             return state
         }
@@ -99,7 +113,7 @@ final class ResolvConfWatch: Sendable {
 
     /// Follows a retargeted link, then says so.
     private func changed() {
-        if watchedNames.keys.sorted() != watch.withLock({ $0.monitors.map(\.path.lossyString).sorted() }) { start() }
+        if watchedNames != watch.withLock({ $0.names }) { start() }
         onChange()
     }
 

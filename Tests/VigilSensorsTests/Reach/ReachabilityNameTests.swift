@@ -136,6 +136,31 @@ extension InotifyKernelTests {
             #expect(resolver.count == before)
         }
 
+        /// `resolv.conf` → `run/resolvconf/resolv.conf` → `run/stub/resolv.conf`, as `resolvconf` and a resolver's
+        /// stub chain them: a replace of the last file is seen, and so is a retarget of the middle link.
+        @Test func aChainOfLinksIsFollowedToItsEnd() async throws {
+            let etc = TemporaryDirectory("vigil-reach-etc")
+            defer { etc.remove() }
+            etc.write("run/stub/resolv.conf", "nameserver 192.0.2.53\n")
+            etc.write("run/other/resolv.conf", "nameserver 192.0.2.54\n")
+            #expect(mkdir(etc.file("run/resolvconf"), 0o755) == 0)
+            #expect(symlink("../stub/resolv.conf", etc.file("run/resolvconf/resolv.conf")) == 0)
+            #expect(symlink("run/resolvconf/resolv.conf", etc.file("resolv.conf")) == 0)
+            let resolver = Resolver()
+            let monitor = try Self.monitor(etc, resolver)
+            try monitor.startMonitoring()
+            defer { monitor.stopMonitoring() }
+            #expect(await eventually(within: 20) { resolver.count == 1 && Self.address(monitor) != nil })
+            #expect(replaceFile(etc.file("run/stub/resolv.conf"), "nameserver 192.0.2.55\n"))
+            #expect(await eventually(within: 20) { resolver.count == 2 }, "calls: \(resolver.count)")
+            // The middle link is pointed elsewhere; then the new end is replaced.
+            #expect(symlink("../other/resolv.conf", etc.file("run/resolvconf/resolv.conf.new")) == 0)
+            #expect(rename(etc.file("run/resolvconf/resolv.conf.new"), etc.file("run/resolvconf/resolv.conf")) == 0)
+            #expect(await eventually(within: 20) { resolver.count == 3 }, "calls: \(resolver.count)")
+            #expect(replaceFile(etc.file("run/other/resolv.conf"), "nameserver 192.0.2.56\n"))
+            #expect(await eventually(within: 20) { resolver.count == 4 }, "calls: \(resolver.count)")
+        }
+
         @Test func aStoppedMonitorsResolverDeliversNothing() async throws {
             let etc = TemporaryDirectory("vigil-reach-etc")
             defer { etc.remove() }
