@@ -120,4 +120,37 @@ import VigilTestSupport
         #expect(lids.dropFirst().allSatisfy { VigilOutput.isRFC3339Microseconds($0?["changed"]) })
         #expect(await vigil.stop(with: SIGINT) == 130)
     }
+
+    /// `vigil publish switches` sends the switches' states read at open to a real broker, retained under
+    /// `PREFIX/switches`, as for every source.
+    @Test func publishSwitchesRetainsTheStates() async throws {
+        guard let umockdevRun = Self.umockdevRun else {
+            try skip("umockdev is not installed (.ci/setup installs it)", expectedUnderCI: false)
+        }
+        if let missing = Mosquitto.missing { try skip(missing, expectedUnderCI: false) }
+        let broker = try await Mosquitto()
+        let testbed = Testbed()
+        let vigil = try ChildProcess(
+            vigil: [
+                "publish", "switches", "--broker", "mqtt://127.0.0.1:\(broker.port)", "--topic", "vigil/switches-test",
+            ], wrapper: testbed.wrapper(umockdevRun, events: false))
+        let topic = "vigil/switches-test/switches"
+        // Subscribed after the publish started, as the other retained-message tests do.
+        let late = try broker.subscribe(topic)
+        func payloads() -> [[String: Any]] {
+            late.standardOutput.split(separator: "\n").filter { $0.hasPrefix(topic + " ") }.compactMap { line in
+                line.split(separator: " ", maxSplits: 1).last.flatMap {
+                    try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+                }
+            }
+        }
+        let published = await eventually(within: 30) { payloads().contains { $0["status"] as? String == "ok" } }
+        #expect(published, "\(late.standardOutput)\n\(vigil.standardError)")
+        let object = try #require(payloads().last { $0["status"] as? String == "ok" })
+        #expect(object["source"] as? String == "switches")
+        #expect(Self.lidStates(object) == ["closed", "on"], "\(object)")
+        await vigil.stop()
+        await late.stop()
+        await broker.stop()
+    }
 }
