@@ -28,10 +28,9 @@ struct ServeHostileClientTests {
     /// (it froze after about 64 KiB): lines are dropped and counted instead.
     @Test func aStandardErrorNobodyReadsNeverStallsScrapes() throws {
         let pipe = try #require(closeOnExecPipe())
-        let ends = [pipe.read, pipe.write]
-        defer { close(ends[0]) }
-        let (serve, port) = try Self.serve(standardError: ends[1])
-        close(ends[1])
+        defer { close(pipe.read) }
+        let (serve, port) = try Self.serve(standardError: pipe.write)
+        close(pipe.write)
         var unanswered = 0
         for _ in 0..<2_000 where unanswered < 3 {
             guard let client = try? LoopbackClient(port: port, timeout: 2) else { continue }

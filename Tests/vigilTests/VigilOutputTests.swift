@@ -75,14 +75,14 @@ extension InotifyKernelTests {
         static func floodAnUnreadPipe(_ directory: TemporaryDirectory) async throws -> (ChildProcess, Int32, Int) {
             // Not inherited by the other tests' children, which would keep the pipe open.
             let pipe = try #require(closeOnExecPipe())
-            let ends = [pipe.read, pipe.write]
-            let vigil = try ChildProcess(vigil: ["watch", "files", directory.path, "--json"], standardOutput: ends[1])
-            close(ends[1])
+            let vigil = try ChildProcess(
+                vigil: ["watch", "files", directory.path, "--json"], standardOutput: pipe.write)
+            close(pipe.write)
             #expect(await eventually { vigil.standardError.contains("watching") }, "\(vigil.standardError)")
             let before = ProcessProbe.residentKilobytes(of: vigil.pid) ?? 0
             let file = directory.file("busy")
             for _ in 0..<20_000 { writeFile(file) }
-            return (vigil, ends[0], before)
+            return (vigil, pipe.read, before)
         }
 
         @Test func aBlockedStandardOutputStillEndsPromptlyOnSIGINTWithBoundedMemory() async throws {
@@ -144,11 +144,10 @@ extension InotifyKernelTests {
             let directory = TemporaryDirectory()
             defer { directory.remove() }
             let pipe = try #require(closeOnExecPipe())
-            let ends = [pipe.read, pipe.write]
-            defer { close(ends[0]) }
+            defer { close(pipe.read) }
             let vigil = try ChildProcess(
-                vigil: ["watch", "files", directory.path, "-e", "modified", "--json"], standardOutput: ends[1])
-            close(ends[1])
+                vigil: ["watch", "files", directory.path, "-e", "modified", "--json"], standardOutput: pipe.write)
+            close(pipe.write)
             defer { if vigil.isRunning { vigil.signal(SIGKILL) } }
             #expect(await eventually { vigil.standardError.contains("watching") }, "\(vigil.standardError)")
             let before = try #require(ProcessProbe.residentKilobytes(of: vigil.pid))
@@ -207,14 +206,13 @@ extension InotifyKernelTests {
         @Test func aReaderThatGoesAwayEndsTheRunAtOnce() async throws {
             // Not inherited by the other tests' children, which would keep the pipe open.
             let pipe = try #require(closeOnExecPipe())
-            let ends = [pipe.read, pipe.write]
-            let vigil = try ChildProcess(vigil: ["watch", "cpu", "memory", "--json"], standardOutput: ends[1])
-            close(ends[1])
+            let vigil = try ChildProcess(vigil: ["watch", "cpu", "memory", "--json"], standardOutput: pipe.write)
+            close(pipe.write)
             defer { if vigil.isRunning { vigil.signal(SIGKILL) } }
             // Like `| head -1`: read the first line, then close the pipe while vigil has nothing more to write.
             var byte: UInt8 = 0
-            while read(ends[0], &byte, 1) == 1 && byte != UInt8(ascii: "\n") {}
-            close(ends[0])
+            while read(pipe.read, &byte, 1) == 1 && byte != UInt8(ascii: "\n") {}
+            close(pipe.read)
             #expect(await eventually(within: 2) { !vigil.isRunning }, "still running after the reader left")
             #expect(await vigil.waitForExit())
             #expect(vigil.exitStatus == 1)
