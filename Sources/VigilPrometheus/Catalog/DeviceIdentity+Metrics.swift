@@ -2,8 +2,9 @@ import VigilSensors
 
 extension DeviceIdentity: ReadingMetrics {
     /// `vigil_dmi_info` and `vigil_os_info` with node_exporter's `node_dmi_info` and `node_os_info` labels,
+    /// `vigil_os_version` with `node_os_version`'s (`VERSION_ID`'s major.minor; no sample without one),
     /// `vigil_uname_info` with `node_uname_info`'s (the watched hostname as `nodename`), and `vigil_device_info`
-    /// with what hostnamectl derives; each always 1.
+    /// with what hostnamectl derives; each info always 1.
     ///
     /// As node_exporter does, a label is left out when its value is absent. The serial numbers and the UUID, which
     /// node_exporter adds when it runs as root, are left out: they identify one machine for life, and a metric is no
@@ -25,9 +26,9 @@ extension DeviceIdentity: ReadingMetrics {
                 1, Self.present(labels))
         }
         if let system = operatingSystem {
+            let idLike = system.idLike.isEmpty ? nil : system.idLike.joined(separator: " ")
             let labels: [(String, String?)] = [
-                ("build_id", system.buildID), ("id", system.id),
-                ("id_like", system.idLike.isEmpty ? nil : system.idLike.joined(separator: " ")),
+                ("build_id", system.buildID), ("id", system.id), ("id_like", idLike),
                 ("image_id", system.imageID), ("image_version", system.imageVersion), ("name", system.name),
                 ("pretty_name", system.prettyName), ("variant", system.variant), ("variant_id", system.variantID),
                 ("version", system.version), ("version_codename", system.versionCodename),
@@ -37,6 +38,11 @@ extension DeviceIdentity: ReadingMetrics {
                 "vigil_os_info",
                 "The operating system from os-release, in node_exporter's node_os_info labels; always 1.",
                 1, Self.present(labels))
+            builder.gauge(
+                "vigil_os_version",
+                "VERSION_ID's leading major.minor as a number, in node_exporter's node_os_version labels; "
+                    + "absent when VERSION_ID has none.",
+                system.majorMinorVersion, Self.present([("id", system.id), ("id_like", idLike), ("name", system.name)]))
         }
         builder.gauge(
             "vigil_uname_info", "The kernel from uname(2) and the hostname, in node_uname_info's labels; always 1.", 1,

@@ -22,6 +22,8 @@ import Vigil
 ///   and on an overflow or unavailable event (events may have been lost);
 /// - every ``Source/updateInterval`` (default 10 s), which also retries nodes that could not be opened (udev sets a new
 ///   node's group just after the kernel announces it) and finds devices where no uevents arrive (a fake tree);
+/// - after every wake from a suspend, when it also opens every node again and reads its switches with `EVIOCGSW`: what
+///   changed while the machine slept (a lid opened on the way) may have sent no event it could read;
 /// - on ``Source/refresh()``.
 ///
 /// Readings are a `BehaviorSubject` holding the latest ``SensorReading`` of ``SwitchStates``, published on the
@@ -34,6 +36,7 @@ public final class SwitchMonitor: PollingSource {
     public let devRoot: String
     private let changes: (any ObservableType<DeviceEvent>)?
     private let nodes: SwitchNodes
+    private let eventLoop: EventLoop
     let driver: PollingDriver<SwitchStates>
     let lifecycle = Lifecycle()
 
@@ -63,6 +66,7 @@ public final class SwitchMonitor: PollingSource {
         self.root = root
         self.devRoot = devRoot
         self.changes = changes
+        self.eventLoop = eventLoop
         let nodes = SwitchNodes(root: root, devRoot: devRoot, access: access, eventLoop: eventLoop)
         self.nodes = nodes
         let driver = PollingDriver(interval: updateInterval, eventLoop: eventLoop) { () throws(SensorError) in
@@ -130,7 +134,22 @@ public final class SwitchMonitor: PollingSource {
                 }
                 lifecycle.keep(generation) { subscription.dispose() }
             }
+            lifecycle.refreshAfterWake(on: eventLoop, generation: generation) { [weak self] in self?.reopenAfterWake() }
         }
+    }
+
+    /// After a wake, on the loop thread: opens every switch device again, reads its switches with `EVIOCGSW` and
+    /// publishes what changed while the machine slept.
+    ///
+    /// A fresh open rather than an `EVIOCGSW` on the descriptor held: only a node's own handler may use that
+    /// descriptor (a stop or a rescan on another thread may close it at any moment), while a fresh one belongs to this
+    /// read until it replaces the old, as a new device's does. The new node is open before the old one closes, so the
+    /// device never loses its last reader; and on the loop thread no event is handled between the read and the swap.
+    private func reopenAfterWake() {
+        let reopen: @Sendable () -> Void = { [driver, nodes] in
+            driver.publish { (_) throws(SensorError) in try nodes.rescan(reopening: true) }
+        }
+        if (try? eventLoop.schedule(after: .zero, handler: reopen)) == nil { reopen() }
     }
 
     /// Whether `event` may mean a switch device came or went: an `input` uevent, or lost events.

@@ -37,6 +37,18 @@ final class SwitchNodes: Sendable {
             return nil
         }
 
+        /// This slot, with the change time of each switch that stands as it did in `old`, the same device's slot
+        /// before it was opened again.
+        func keepingChangeTimes(of old: Slot?) -> Slot {
+            guard case .open(var node) = self, case .open(let before)? = old, before.candidate == node.candidate else {
+                return self
+            }
+            node.states = node.states.map { state in
+                before.states.first { $0.kind == state.kind && $0.isOn == state.isOn } ?? state
+            }
+            return .open(node)
+        }
+
         /// Whether the device was refused for want of permission.
         var isRefused: Bool {
             if case .failed(_, let permission) = self { return permission }
@@ -99,22 +111,17 @@ final class SwitchNodes: Sendable {
     /// Lists the devices with switches, opens the new ones and those that failed before, closes those gone, and
     /// returns where every switch stands.
     ///
+    /// - Parameter reopening: Whether to open every device again, also those open now, and read its switches afresh
+    ///   with `EVIOCGSW` (after a wake). A fresh node replaces the old, which is closed after it; a switch that stands
+    ///   as before keeps the time it changed.
     /// - Throws: A ``SensorError`` when `<root>/class/input` cannot be listed, when every device is refused for
     ///   want of permission (naming the group to join), or when the run is over.
-    func rescan() throws(SensorError) -> SwitchStates {
+    func rescan(reopening: Bool = false) throws(SensorError) -> SwitchStates {
         guard let generation = state.withLock({ $0.generation }) else {
             throw .unavailable(source: "Switches", reason: "the monitor is stopped")
         }
         let scan = try SwitchCandidate.scan(root: root, devRoot: devRoot)
-        let keep = state.withLock { state in
-            Set(
-                scan.devices.compactMap { candidate -> String? in
-                    guard case .open(let node) = state.slots[candidate.node], node.candidate == candidate else {
-                        return nil
-                    }
-                    return candidate.node
-                })
-        }
+        let keep = reopening ? [] : stillOpen(scan.devices)
         var opened: [String: Slot] = [:]
         for candidate in scan.devices where !keep.contains(candidate.node) {
             opened[candidate.node] = open(candidate)
@@ -129,7 +136,7 @@ final class SwitchNodes: Sendable {
                 if keep.contains(candidate.node), let slot = state.slots[candidate.node] {
                     slots[candidate.node] = slot
                 } else if let slot = opened[candidate.node] {
-                    slots[candidate.node] = slot
+                    slots[candidate.node] = slot.keepingChangeTimes(of: state.slots[candidate.node])
                 }
             }
             for (name, slot) in state.slots where !keep.contains(name) {
@@ -143,6 +150,19 @@ final class SwitchNodes: Sendable {
         for node in closing { Self.close(node) }
         guard installed else { throw .unavailable(source: "Switches", reason: "the monitor is stopped") }
         return try snapshot()
+    }
+
+    /// The nodes of `devices` open now for the same device, which a rescan keeps as they are.
+    private func stillOpen(_ devices: [SwitchCandidate]) -> Set<String> {
+        state.withLock { state in
+            Set(
+                devices.compactMap { candidate -> String? in
+                    guard case .open(let node) = state.slots[candidate.node], node.candidate == candidate else {
+                        return nil
+                    }
+                    return candidate.node
+                })
+        }
     }
 
     /// Opens `candidate`'s node, reads its switches and watches it; a failure is the device with its problem.

@@ -14,6 +14,7 @@ import VigilTesting
         "backlight": { $0.sys.write("class/backlight/intel_backlight/actual_brightness", "2400\n") },
         "displays": { $0.sys.write("class/drm/card0-eDP-1/dpms", "Off\n") },
         "device": { $0.proc.write("sys/kernel/hostname", "woken-host\n") },
+        "inventory": { $0.sys.write("class/input/input5/name", "Synaptics TM3276-022\n") },
     ]
 
     @Test(arguments: changes.keys.sorted()) func aCachingSourceReReadsAfterAWakeOnly(id: String) async throws {
@@ -64,6 +65,45 @@ import VigilTesting
         clocks.asleep(.seconds(30))
         loop.wakeWatch.check()
         #expect(await eventually { monitor.settledDumps == 2 }, "no dump after the wake")
+    }
+
+    /// The switches source opens every node again after a wake and reads where its switches stand (`EVIOCGSW`):
+    /// a lid opened while the machine slept sends no event, and only that read shows it.
+    @Test func theSwitchesSourceReadsEveryNodeAgainAfterAWake() async throws {
+        let clocks = ClockPairs()
+        let loop = EventLoop(clock: ManualClock())
+        defer { loop.shutdown() }
+        loop.wakeWatch.useClockPairs(clocks.read)
+        let fixture = SwitchMonitorTests.Fixture(eventLoop: loop)
+        let monitor = fixture.monitor
+        defer { monitor.stopMonitoring() }
+        let published = FutexMutex(0)
+        let subscription = monitor.readings.subscribe { _ in published.withLock { $0 += 1 } }
+        defer { subscription.dispose() }
+        let first = try #require(await fixture.start())
+        #expect(first.isLidClosed == true && first.isTabletMode == false)
+        let settled = published.withLock { $0 }
+        fixture.evdev.setState(fixture.lid, set: [])
+        clocks.awake(.seconds(5))
+        loop.wakeWatch.check()
+        try await loop.barrier()
+        #expect(published.withLock { $0 } == settled, "re-read without a wake")
+        clocks.asleep(.seconds(600))
+        loop.wakeWatch.check()
+        try await loop.barrier()
+        let woken = monitor.readings.value.value
+        #expect(
+            woken?.isLidClosed == false && woken?.isTabletMode == false,
+            "not re-read after the wake: \(String(describing: woken))")
+        #expect(published.withLock { $0 } == settled + 1)
+        #expect(fixture.evdev.isOpen(fixture.lid) && fixture.evdev.isOpen(fixture.tablet))
+        // A wake with nothing changed publishes nothing, and the nodes opened again follow events.
+        clocks.asleep(.seconds(60))
+        loop.wakeWatch.check()
+        try await loop.barrier()
+        #expect(published.withLock { $0 } == settled + 1)
+        fixture.evdev.write(fixture.tablet, events: Events.frame((.tabletMode, true)))
+        #expect(await fixture.value { $0.isTabletMode == true } != nil)
     }
 
     /// Stopped sources leave the watch: nothing of theirs stays on the loop.

@@ -18,7 +18,7 @@ import VigilTestSupport
         let changes: PublishSubject<DeviceEvent>
         let monitor: SwitchMonitor
 
-        init() {
+        init(eventLoop: EventLoop = .shared) {
             let sys = FakeSysfsTree()
             let dev = FakeSysfsTree()
             let evdev = FakeEvdev()
@@ -33,7 +33,7 @@ import VigilTestSupport
             self.changes = changes
             monitor = SwitchMonitor(
                 root: sys.root, devRoot: dev.root, updateInterval: .seconds(3600), changes: changes,
-                access: evdev.access)
+                eventLoop: eventLoop, access: evdev.access)
         }
 
         var lid: String { dev.root + "/input/event0" }
