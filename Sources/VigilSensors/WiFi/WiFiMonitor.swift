@@ -157,9 +157,16 @@ public final class WiFiMonitor: Source, NetlinkDriven, Sendable {
     /// Handles `datagram` on the event loop as if the event socket had received it from `sender`, for tests whose
     /// kernel has no nl80211.
     package func inject(datagram: [UInt8], from sender: NetlinkSender = NetlinkSender(port: 0)) {
+        inject(.datagram(count: datagram.count, sender: sender, truncated: false), buffer: datagram)
+    }
+
+    /// Handles `received` on the event loop as if a receive from the event socket had returned it with `buffer` in
+    /// its buffer, for tests whose kernel has no nl80211: a datagram, one cut to the buffer (`MSG_TRUNC`), or lost
+    /// events (``NetlinkReceived/overflow``, `ENOBUFS`). Goes through the same handling as the socket's reads.
+    package func inject(_ received: NetlinkReceived, buffer: [UInt8] = []) {
         guard let (_, generation) = driver.current else { return }
         schedule(after: .zero, generation: generation) { [weak self] in
-            self?.handle(datagram, from: sender, generation: generation)
+            self?.take(received, in: buffer, generation: generation)
         }
     }
 
@@ -207,19 +214,9 @@ public final class WiFiMonitor: Source, NetlinkDriven, Sendable {
 
     func drain(_ socket: NetlinkSocket, into buffer: inout [UInt8], generation: UInt64) throws(SensorError) {
         for _ in 0..<Self.datagramsPerWakeup {
-            switch try socket.receive(into: &buffer) {
-            case .wouldBlock:
-                return
-            case .overflow:
-                // Events were lost: what they would have changed is read again.
-                read(generation)
-            case .datagram(let count, let sender, let truncated):
-                if truncated {
-                    read(generation)
-                } else {
-                    handle(Array(buffer[..<count]), from: sender, generation: generation)
-                }
-            }
+            let received = try socket.receive(into: &buffer)
+            guard received != .wouldBlock else { return }
+            take(received, in: buffer, generation: generation)
         }
     }
 
@@ -246,6 +243,24 @@ public final class WiFiMonitor: Source, NetlinkDriven, Sendable {
                     + "wireless driver are needed)")
         }
         return family
+    }
+
+    /// Acts on one receive from the event socket: publishes a datagram's events, and reads everything again when
+    /// events were lost (`ENOBUFS`) or a datagram was cut to the buffer (`MSG_TRUNC`, never parsed).
+    private func take(_ received: NetlinkReceived, in buffer: [UInt8], generation: UInt64) {
+        switch received {
+        case .wouldBlock:
+            return
+        case .overflow:
+            // Events were lost: what they would have changed is read again.
+            read(generation)
+        case .datagram(let count, let sender, let truncated):
+            if truncated {
+                read(generation)
+            } else {
+                handle(Array(buffer.prefix(count)), from: sender, generation: generation)
+            }
+        }
     }
 
     /// Decodes the events of one datagram, publishes them, and reads again if one of them can change the status.
@@ -331,7 +346,11 @@ public final class WiFiMonitor: Source, NetlinkDriven, Sendable {
         driver.addTimer(timer, generation: generation)
     }
 
-    /// The interfaces with their connections; an interface whose scan or station cannot be read is shown without.
+    /// The interfaces with their connections; an interface whose station cannot be read is shown without its
+    /// statistics.
+    ///
+    /// - Throws: ``SensorError`` when the interfaces, or a station interface's scan, cannot be read (an interface
+    ///   shown without its connection would say it is not connected).
     static func readInterfaces(
         _ client: GenericNetlinkClient, _ family: GenericNetlinkFamily, withStatistics: Bool
     ) throws(SensorError) -> [WiFiInterface] {
@@ -342,10 +361,8 @@ public final class WiFiMonitor: Source, NetlinkDriven, Sendable {
         for position in interfaces.indices where interfaces[position].type.isClient {
             var filter = NetlinkAttributeWriter()
             filter.append(NL80211.Attribute.interfaceIndex, uint32: UInt32(interfaces[position].index))
-            guard
-                let scan = try? client.dump(
-                    family: family.id, command: NL80211.Command.getScan, version: version, attributes: filter.bytes)
-            else { continue }
+            let scan = try client.dump(
+                family: family.id, command: NL80211.Command.getScan, version: version, attributes: filter.bytes)
             let associated = scan.compactMap(NL80211.scannedBSS(from:)).filter { bss in
                 bss.isAssociated && (bss.interfaceIndex ?? interfaces[position].index) == interfaces[position].index
             }

@@ -2,7 +2,8 @@ import Vigil
 import VigilSensors
 
 /// A kernel with nl80211, replayed: the controller resolves `nl80211` (id 0x32, as in the captures of
-/// `Tests/Fixtures/nl80211`), and the interface, scan and station dumps answer from what the test sets.
+/// `Tests/Fixtures/nl80211`), and the interface, scan and station dumps answer from what the test sets, or come back
+/// interrupted (``interruptDumps(of:times:)``).
 ///
 /// The captures hold no interface or station replies, so those are built here from `linux/nl80211.h`'s attribute
 /// numbers; the scan results are the captured `msg-new-scan-results-dump.bin` (the hwsim AP `Test-WIFI`,
@@ -19,6 +20,8 @@ package final class ReplayNL80211Kernel: Sendable {
         var interfaces: [[UInt8]]
         var scan: [[UInt8]]
         var stations: [[UInt8]]
+        /// How many of the next dumps of each command to answer as interrupted.
+        var interruptions: [UInt8: Int] = [:]
     }
 
     private let scenario: FutexMutex<Scenario>
@@ -43,7 +46,18 @@ package final class ReplayNL80211Kernel: Sendable {
 
     /// Replaces the dumps' answers.
     package func set(interfaces: [[UInt8]], scan: [[UInt8]], stations: [[UInt8]]) {
-        scenario.withLock { $0 = Scenario(interfaces: interfaces, scan: scan, stations: stations) }
+        scenario.withLock { scenario in
+            scenario.interfaces = interfaces
+            scenario.scan = scan
+            scenario.stations = stations
+        }
+    }
+
+    /// Answers the next `count` dumps of `command` as interrupted: torn (none of their parts) and ended by an
+    /// `NLMSG_DONE` with `NLM_F_DUMP_INTR`, as the kernel ends a dump whose table changed under it. Dumps after those
+    /// are answered in full again.
+    package func interruptDumps(of command: UInt8, times count: Int = 1) {
+        scenario.withLock { $0.interruptions[command] = count }
     }
 
     /// The requests of every client made so far.
@@ -83,6 +97,17 @@ package final class ReplayNL80211Kernel: Sendable {
                 .init(Replay.error(sequence: sequence, code: 0)),
             ]
         }
+        guard request.header.flags & GenericNetlinkMessage.dumpFlag != 0 else {
+            return [.init(Replay.error(sequence: sequence, code: -95))]
+        }
+        let interrupted = scenario.withLock { scenario -> Bool in
+            guard let remaining = scenario.interruptions[request.command], remaining > 0 else { return false }
+            scenario.interruptions[request.command] = remaining - 1
+            return true
+        }
+        if interrupted {
+            return [.init(Replay.done(sequence: sequence, flags: NetlinkMessageHeader.dumpInterruptedFlag))]
+        }
         let parts = scenario.withLock { scenario -> [[UInt8]] in
             switch request.command {
             case NL80211.Command.getInterface:
@@ -103,27 +128,34 @@ package final class ReplayNL80211Kernel: Sendable {
                 return []
             }
         }
-        guard request.header.flags & GenericNetlinkMessage.dumpFlag != 0 else {
-            return [.init(Replay.error(sequence: sequence, code: -95))]
-        }
         return parts.map { .init($0) } + [.init(Replay.done(sequence: sequence))]
     }
 
     // MARK: messages the captures lack
 
-    /// A GET_INTERFACE reply's attributes: a station on phy 0, 2412 MHz, 20 MHz wide.
+    /// A GET_INTERFACE reply's attributes: a station on phy 0, 2412 MHz, 20 MHz wide, connected to `Test-WIFI` when
+    /// `ssid` is true.
     package static func interface(index: UInt32, name: String, ssid: Bool, links: [(id: UInt8, frequency: UInt32)] = [])
         -> [UInt8]
     {
+        interface(index: index, name: name, ssidBytes: ssid ? Array("Test-WIFI".utf8) : nil, links: links)
+    }
+
+    /// A GET_INTERFACE reply's attributes: a station on phy 0, on `frequency`, 20 MHz wide, with `NL80211_ATTR_SSID`
+    /// (the network it is connected to) when `ssidBytes` is given.
+    package static func interface(
+        index: UInt32, name: String, ssidBytes: [UInt8]?, frequency: UInt32 = 2412,
+        links: [(id: UInt8, frequency: UInt32)] = []
+    ) -> [UInt8] {
         var attributes = NetlinkAttributeWriter()
         attributes.append(NL80211.Attribute.interfaceIndex, uint32: index)
         attributes.append(NL80211.Attribute.interfaceName, string: name)
         attributes.append(NL80211.Attribute.wiphy, uint32: 0)
         attributes.append(NL80211.Attribute.interfaceType, uint32: 2)
         attributes.append(NL80211.Attribute.mac, bytes: [0x02, 0, 0, 0, 0, 0])
-        attributes.append(NL80211.Attribute.frequency, uint32: 2412)
+        attributes.append(NL80211.Attribute.frequency, uint32: frequency)
         attributes.append(NL80211.Attribute.channelWidth, uint32: 1)
-        if ssid { attributes.append(NL80211.Attribute.ssid, bytes: Array("Test-WIFI".utf8)) }
+        if let ssidBytes { attributes.append(NL80211.Attribute.ssid, bytes: ssidBytes) }
         if !links.isEmpty {
             attributes.appendNested(NL80211.Attribute.mloLinks) { list in
                 for (position, link) in links.enumerated() {
