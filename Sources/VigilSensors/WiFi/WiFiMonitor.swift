@@ -350,7 +350,8 @@ public final class WiFiMonitor: Source, NetlinkDriven, Sendable {
     /// statistics.
     ///
     /// - Throws: ``SensorError`` when the interfaces, or a station interface's scan, cannot be read (an interface
-    ///   shown without its connection would say it is not connected).
+    ///   shown without its connection would say it is not connected); an interface removed in between
+    ///   (`ENODEV`) is left out instead.
     static func readInterfaces(
         _ client: GenericNetlinkClient, _ family: GenericNetlinkFamily, withStatistics: Bool
     ) throws(SensorError) -> [WiFiInterface] {
@@ -358,11 +359,19 @@ public final class WiFiMonitor: Source, NetlinkDriven, Sendable {
         var interfaces = try client.dump(family: family.id, command: NL80211.Command.getInterface, version: version)
             .compactMap(NL80211.interface(from:))
         interfaces.sort { $0.index < $1.index }
+        var gone: Set<Int> = []
         for position in interfaces.indices where interfaces[position].type.isClient {
             var filter = NetlinkAttributeWriter()
             filter.append(NL80211.Attribute.interfaceIndex, uint32: UInt32(interfaces[position].index))
-            let scan = try client.dump(
-                family: family.id, command: NL80211.Command.getScan, version: version, attributes: filter.bytes)
+            let scan: [GenericNetlinkMessage]
+            do {
+                scan = try client.dump(
+                    family: family.id, command: NL80211.Command.getScan, version: version, attributes: filter.bytes)
+            } catch .systemCall(_, _, let errno) where errno == .noSuchDevice {
+                // Removed since the interface dump: left out, as the next dump would (its removal event follows).
+                gone.insert(interfaces[position].index)
+                continue
+            }
             let associated = scan.compactMap(NL80211.scannedBSS(from:)).filter { bss in
                 bss.isAssociated && (bss.interfaceIndex ?? interfaces[position].index) == interfaces[position].index
             }
@@ -377,7 +386,7 @@ public final class WiFiMonitor: Source, NetlinkDriven, Sendable {
             }
             interfaces[position].connection = connection
         }
-        return interfaces
+        return interfaces.filter { !gone.contains($0.index) }
     }
 
     /// The connection the associated BSS entries describe: one entry, or one per link of a multi-link connection.

@@ -76,6 +76,28 @@ struct WiFiMonitorResyncTests {
         #expect(await eventually(within: 20) { WiFiMonitorTests.status(monitor)?.isConnected == true })
     }
 
+    /// An interface removed between the interface dump and its scan dump (`ENODEV`) is left out, as the next read
+    /// would leave it, rather than making the whole reading unavailable.
+    @Test func anInterfaceGoneBeforeItsScanIsLeftOut() async throws {
+        let loop = EventLoop()
+        defer { loop.shutdown() }
+        let kernel = Kernel(connected: true)
+        kernel.failDumps(of: NL80211.Command.getScan, errno: 19)
+        let monitor = WiFiMonitorTests.monitor(kernel, loop: loop)
+        try monitor.startMonitoring()
+        defer { monitor.stopMonitoring() }
+        #expect(await eventually(within: 20) { monitor.completedReads >= 1 })
+        #expect(WiFiMonitorTests.status(monitor)?.interfaces.isEmpty == true, "\(monitor.readings.value)")
+        // Any other error is no proof the interface went: the reading is unavailable, not "not connected".
+        kernel.failDumps(of: NL80211.Command.getScan, errno: 16)
+        monitor.refresh()
+        #expect(await eventually(within: 20) { monitor.completedReads >= 2 })
+        guard case .unavailable = monitor.readings.value.status else {
+            Issue.record("a scan that failed was published as \(monitor.readings.value)")
+            return
+        }
+    }
+
     @Test func anEventDatagramCutToTheBufferIsReadAgainNotParsed() async throws {
         let loop = EventLoop()
         defer { loop.shutdown() }

@@ -3,7 +3,7 @@ import VigilSensors
 
 /// A kernel with nl80211, replayed: the controller resolves `nl80211` (id 0x32, as in the captures of
 /// `Tests/Fixtures/nl80211`), and the interface, scan and station dumps answer from what the test sets, or come back
-/// interrupted (``interruptDumps(of:times:)``).
+/// interrupted (``interruptDumps(of:times:)``) or failed (``failDumps(of:errno:)``).
 ///
 /// The captures hold no interface or station replies, so those are built here from `linux/nl80211.h`'s attribute
 /// numbers; the scan results are the captured `msg-new-scan-results-dump.bin` (the hwsim AP `Test-WIFI`,
@@ -22,6 +22,8 @@ package final class ReplayNL80211Kernel: Sendable {
         var stations: [[UInt8]]
         /// How many of the next dumps of each command to answer as interrupted.
         var interruptions: [UInt8: Int] = [:]
+        /// The error (a negative errno) every dump of a command is answered with.
+        var failures: [UInt8: Int32] = [:]
     }
 
     private let scenario: FutexMutex<Scenario>
@@ -58,6 +60,12 @@ package final class ReplayNL80211Kernel: Sendable {
     /// are answered in full again.
     package func interruptDumps(of command: UInt8, times count: Int = 1) {
         scenario.withLock { $0.interruptions[command] = count }
+    }
+
+    /// Answers every dump of `command` with the error `errno` (as the kernel answers a scan dump for an interface
+    /// removed since the interface dump, `ENODEV`), or in full again when `errno` is nil.
+    package func failDumps(of command: UInt8, errno: Int32?) {
+        scenario.withLock { $0.failures[command] = errno }
     }
 
     /// The requests of every client made so far.
@@ -99,6 +107,9 @@ package final class ReplayNL80211Kernel: Sendable {
         }
         guard request.header.flags & GenericNetlinkMessage.dumpFlag != 0 else {
             return [.init(Replay.error(sequence: sequence, code: -95))]
+        }
+        if let errno = scenario.withLock({ $0.failures[request.command] }) {
+            return [.init(Replay.error(sequence: sequence, code: -errno))]
         }
         let interrupted = scenario.withLock { scenario -> Bool in
             guard let remaining = scenario.interruptions[request.command], remaining > 0 else { return false }
