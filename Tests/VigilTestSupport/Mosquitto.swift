@@ -117,6 +117,16 @@ package final class Mosquitto: Sendable {
             try #require(Self.subscriber),
             ["-h", "127.0.0.1", "-p", "\(port)", "-v", "-q", "\(qos)", "-t", topic] + subscriberTLS + credentials)
     }
+
+    /// The JSON objects a ``subscribe(_:qos:user:)`` subscriber printed for `topic` so far, in order; a payload
+    /// that is not a JSON object is left out.
+    package static func objects(_ subscriber: ChildProcess, topic: String) -> [[String: Any]] {
+        subscriber.standardOutput.split(separator: "\n").filter { $0.hasPrefix(topic + " ") }.compactMap { line in
+            line.split(separator: " ", maxSplits: 1).last.flatMap {
+                try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+            }
+        }
+    }
 }
 
 /// A loopback port nobody listens on now (bound to port 0, then released).

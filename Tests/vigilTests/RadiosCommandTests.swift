@@ -102,4 +102,31 @@ import VigilTestSupport
         #expect(followed, "\(vigil.standardOutput)\(vigil.standardError)")
         #expect(await vigil.stop(with: SIGINT) == 130)
     }
+
+    /// `vigil publish radios` sends the switches to a real broker, retained under `PREFIX/radios`, as for every
+    /// source.
+    @Test func publishRadiosRetainsTheSwitches() async throws {
+        guard let umockdevRun = Self.umockdevRun else {
+            try skip("umockdev is not installed (.ci/setup installs it)", expectedUnderCI: false)
+        }
+        if let missing = Mosquitto.missing { try skip(missing, expectedUnderCI: false) }
+        let broker = try await Mosquitto()
+        let testbed = Testbed(events: [(0, Testbed.event(op: 0, soft: 1, hard: 0))])
+        let vigil = try ChildProcess(
+            vigil: [
+                "publish", "radios", "--broker", "mqtt://127.0.0.1:\(broker.port)", "--topic", "vigil/radios-test",
+            ],
+            wrapper: testbed.wrapper(umockdevRun))
+        let topic = "vigil/radios-test/radios"
+        // Subscribed after the publish started, as the other retained-message tests do.
+        let late = try broker.subscribe(topic)
+        func payloads() -> [[String: Any]] { Mosquitto.objects(late, topic: topic) }
+        let published = await eventually(within: 30) { !Self.states(payloads()).isEmpty }
+        #expect(published, "\(late.standardOutput)\n\(vigil.standardError)")
+        #expect(payloads().last?["source"] as? String == "radios")
+        #expect(Self.states(payloads()).last == "soft true hard false", "\(late.standardOutput)")
+        await vigil.stop()
+        await late.stop()
+        await broker.stop()
+    }
 }

@@ -137,13 +137,7 @@ import VigilTestSupport
         let topic = "vigil/switches-test/switches"
         // Subscribed after the publish started, as the other retained-message tests do.
         let late = try broker.subscribe(topic)
-        func payloads() -> [[String: Any]] {
-            late.standardOutput.split(separator: "\n").filter { $0.hasPrefix(topic + " ") }.compactMap { line in
-                line.split(separator: " ", maxSplits: 1).last.flatMap {
-                    try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
-                }
-            }
-        }
+        func payloads() -> [[String: Any]] { Mosquitto.objects(late, topic: topic) }
         let published = await eventually(within: 30) { payloads().contains { $0["status"] as? String == "ok" } }
         #expect(published, "\(late.standardOutput)\n\(vigil.standardError)")
         let object = try #require(payloads().last { $0["status"] as? String == "ok" })
