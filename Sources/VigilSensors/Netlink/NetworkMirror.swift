@@ -178,13 +178,22 @@ package struct NetworkMirror: Sendable {
         // ARPHRD_* values from linux/if_arp.h.
         switch Int32(link.hardwareType) {
         case ARPHRD_LOOPBACK: return .loopback
-        case _ where link.linkKind == "wwan" || isCellular(link.nameBytes): return .cellular
+        case _ where isModem(link): return .cellular
         case _ where link.linkKind != nil: return .virtual
         case ARPHRD_ETHER: return isWireless(link.nameBytes) ? .wireless : .ethernet
         case ARPHRD_IEEE80211, ARPHRD_IEEE80211_PRISM, ARPHRD_IEEE80211_RADIOTAP: return .wireless
         case ARPHRD_NONE, ARPHRD_VOID: return .virtual
         default: return .other
         }
+    }
+
+    /// The link kinds of modems' data channels: the kernel's WWAN framework and Qualcomm's multiplexer.
+    private static let modemLinkKinds: Set<String> = ["wwan", "rmnet"]
+
+    /// Whether `link` is a modem's data channel: by its link kind, else (a device's) as sysfs types it.
+    private func isModem(_ link: RouteMessage.Link) -> Bool {
+        if let kind = link.linkKind { return Self.modemLinkKinds.contains(kind) }
+        return isCellular(link.nameBytes)
     }
 
     private func isWireless(_ name: BytePath) -> Bool {

@@ -4,7 +4,8 @@ public enum LinkMedium: String, Hashable, Sendable, Encodable, CustomStringConve
     case wired
     /// Wi-Fi.
     case wifi = "wi-fi"
-    /// A mobile-broadband modem (``InterfaceKind/cellular``, or a modem's name: `wwan*`, systemd's `ww*`, `rmnet*`).
+    /// A mobile-broadband modem (``InterfaceKind/cellular``, the `wwan` or `rmnet` link kind, or a modem's name:
+    /// `wwan*`, systemd's `ww*`, `rmnet*`).
     case cellular
     /// A tunnel or VPN (WireGuard, tun/tap, GRE, IPIP, SIT, VTI, XFRM, VXLAN, Geneve, …).
     case tunnel
@@ -23,14 +24,13 @@ public enum LinkMedium: String, Hashable, Sendable, Encodable, CustomStringConve
 
     /// Classifies an interface from its kind, link kind and name.
     ///
-    /// The names count where the kind cannot be read (an interface in another network namespace than sysfs shows):
-    /// `ww` is the prefix systemd's predictable names give a WWAN interface (`wwp0s20f0u6i4`), `wwan` the kernel's,
-    /// `rmnet` Qualcomm's data channels.
+    /// The names count for a device with no link kind (a virtual device's name is anyone's choice): `ww` is the
+    /// prefix systemd's predictable names give a WWAN interface (`wwp0s20f0u6i4`), `wwan` the kernel's, `rmnet`
+    /// Qualcomm's data channels.
     public init(_ interface: NetworkInterface) {
         let name = interface.name
-        if interface.kind == .cellular || interface.linkKind == "wwan" || name.hasPrefix("ww")
-            || name.hasPrefix("rmnet")
-        {
+        let modemNamed = interface.linkKind == nil && (name.hasPrefix("ww") || name.hasPrefix("rmnet"))
+        if interface.kind == .cellular || interface.linkKind == "wwan" || interface.linkKind == "rmnet" || modemNamed {
             self = .cellular
             return
         }

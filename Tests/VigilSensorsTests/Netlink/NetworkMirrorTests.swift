@@ -145,10 +145,14 @@ import VigilTestSupport
                 $0.link(index: 2, name: "eth0", flags: 0x1003)
                 $0.link(index: 3, name: "wlp2s0", flags: 0x1003)
                 $0.link(index: 4, name: "wwp0s20f0u6i4", flags: 0x1003)
-                $0.link(index: 5, name: "rmnet_data0", hardwareType: 0xFFFE, flags: 0x1003)
+                $0.link(index: 5, name: "rmnet_data0", hardwareType: 0xFFFE, flags: 0x1003, kind: "rmnet")
+                // A virtual device's name is anyone's choice: its link kind decides.
+                $0.link(index: 6, name: "wwtest", flags: 0x1003, kind: "veth")
+                $0.link(index: 7, name: "wltest", flags: 0x1003, kind: "veth")
             }, into: &state)
-        #expect(state.path.interfaces.map(\.kind) == [.ethernet, .wireless, .cellular, .cellular])
-        #expect(state.path.interfaces.map { LinkMedium($0) } == [.wired, .wifi, .cellular, .cellular])
+        #expect(state.path.interfaces.map(\.kind) == [.ethernet, .wireless, .cellular, .cellular, .virtual, .virtual])
+        #expect(
+            state.path.interfaces.map { LinkMedium($0) } == [.wired, .wifi, .cellular, .cellular, .virtual, .virtual])
     }
 
     @Test func pathEncodesAndDescribes() throws {
