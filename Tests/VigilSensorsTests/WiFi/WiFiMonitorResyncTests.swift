@@ -23,6 +23,21 @@ struct WiFiMonitorResyncTests {
         return (recording, subscription)
     }
 
+    /// Runs `body` with a running monitor of a kernel whose `wlan0` is connected, once the monitor has read so, and
+    /// the recording of what it publishes from then on.
+    static func withConnectedMonitor(_ body: (Kernel, WiFiMonitor, Recording) async throws -> Void) async throws {
+        let loop = EventLoop()
+        defer { loop.shutdown() }
+        let kernel = Kernel(connected: true)
+        let monitor = WiFiMonitorTests.monitor(kernel, loop: loop)
+        try monitor.startMonitoring()
+        defer { monitor.stopMonitoring() }
+        #expect(await eventually(within: 20) { WiFiMonitorTests.status(monitor)?.isConnected == true })
+        let (published, subscription) = record(monitor)
+        defer { subscription.dispose() }
+        try await body(kernel, monitor, published)
+    }
+
     @Test(arguments: [NL80211.Command.getInterface, NL80211.Command.getScan, NL80211.Command.getStation])
     func anInterruptedDumpIsRunAgainAndTheStatusIsWhole(command: UInt8) async throws {
         let loop = EventLoop()
@@ -49,31 +64,23 @@ struct WiFiMonitorResyncTests {
     }
 
     @Test func aScanThatStaysInterruptedIsUnavailableNotDisconnected() async throws {
-        let loop = EventLoop()
-        defer { loop.shutdown() }
-        let kernel = Kernel(connected: true)
-        let monitor = WiFiMonitorTests.monitor(kernel, loop: loop)
-        try monitor.startMonitoring()
-        defer { monitor.stopMonitoring() }
-        #expect(await eventually(within: 20) { WiFiMonitorTests.status(monitor)?.isConnected == true })
-        let (published, subscription) = Self.record(monitor)
-        defer { subscription.dispose() }
+        try await Self.withConnectedMonitor { kernel, monitor, published in
+            // The scan table changes under every run the client makes: the connection cannot be read, which is not the
+            // same as no connection.
+            kernel.interruptDumps(of: NL80211.Command.getScan, times: GenericNetlinkClient.maximumDumpAttempts)
+            monitor.refresh()
+            #expect(await eventually(within: 20) { monitor.completedReads >= 2 })
+            guard case .unavailable(let reason) = monitor.readings.value.status else {
+                Issue.record("a scan that could not be read was published as \(monitor.readings.value)")
+                return
+            }
+            #expect(reason.contains("NLM_F_DUMP_INTR"), "\(reason)")
+            #expect(!published.all.contains { $0.value?.isConnected == false })
 
-        // The scan table changes under every run the client makes: the connection cannot be read, which is not the
-        // same as no connection.
-        kernel.interruptDumps(of: NL80211.Command.getScan, times: GenericNetlinkClient.maximumDumpAttempts)
-        monitor.refresh()
-        #expect(await eventually(within: 20) { monitor.completedReads >= 2 })
-        guard case .unavailable(let reason) = monitor.readings.value.status else {
-            Issue.record("a scan that could not be read was published as \(monitor.readings.value)")
-            return
+            // Once the scan can be read again, so can the connection.
+            monitor.refresh()
+            #expect(await eventually(within: 20) { WiFiMonitorTests.status(monitor)?.isConnected == true })
         }
-        #expect(reason.contains("NLM_F_DUMP_INTR"), "\(reason)")
-        #expect(!published.all.contains { $0.value?.isConnected == false })
-
-        // Once the scan can be read again, so can the connection.
-        monitor.refresh()
-        #expect(await eventually(within: 20) { WiFiMonitorTests.status(monitor)?.isConnected == true })
     }
 
     /// An interface removed between the interface dump and its scan dump (`ENODEV`) is left out, as the next read
@@ -124,22 +131,14 @@ struct WiFiMonitorResyncTests {
     }
 
     @Test func anOverflowedEventSocketIsReadAgainNotFailed() async throws {
-        let loop = EventLoop()
-        defer { loop.shutdown() }
-        let kernel = Kernel(connected: true)
-        let monitor = WiFiMonitorTests.monitor(kernel, loop: loop)
-        try monitor.startMonitoring()
-        defer { monitor.stopMonitoring() }
-        #expect(await eventually(within: 20) { WiFiMonitorTests.status(monitor)?.isConnected == true })
-        let (published, subscription) = Self.record(monitor)
-        defer { subscription.dispose() }
+        try await Self.withConnectedMonitor { kernel, monitor, published in
+            // The station disconnects while the socket's buffer is full: the event is lost (ENOBUFS), the state is not.
+            kernel.setConnected(false)
+            monitor.inject(.overflow)
 
-        // The station disconnects while the socket's buffer is full: the event is lost (ENOBUFS), the state is not.
-        kernel.setConnected(false)
-        monitor.inject(.overflow)
-
-        #expect(await eventually(within: 20) { WiFiMonitorTests.status(monitor)?.isConnected == false })
-        #expect(monitor.isMonitoring)
-        #expect(!published.all.contains { if case .unavailable = $0.status { true } else { false } })
+            #expect(await eventually(within: 20) { WiFiMonitorTests.status(monitor)?.isConnected == false })
+            #expect(monitor.isMonitoring)
+            #expect(!published.all.contains { if case .unavailable = $0.status { true } else { false } })
+        }
     }
 }
